@@ -1,0 +1,48 @@
+//===- QNNOps.h - qnn operators ---------------------------------*- C++ -*-===//
+
+#ifndef QNN_IR_QNNOPS_H
+#define QNN_IR_QNNOPS_H
+
+#include "QNN/IR/QNNDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "QNN/IR/QNNEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "QNN/IR/QNNAttrs.h.inc"
+
+#define GET_OP_CLASSES
+#include "QNN/IR/QNNOps.h.inc"
+
+namespace mlir::qnn {
+
+/// Shape of a convolution or pooling result, or failure with a message
+/// written through `emitError` when the window does not fit.
+struct WindowGeometry {
+  int64_t inH, inW, kH, kW, strideH, strideW, dilH, dilW;
+  int64_t padTop, padLeft, padBottom, padRight;
+  /// Output height/width; non-positive when the window does not fit.
+  int64_t outH() const;
+  int64_t outW() const;
+};
+
+/// Index of the H, W and C dimensions of an activation tensor.
+struct ActivationDims {
+  unsigned n, h, w, c;
+};
+ActivationDims getActivationDims(DataLayout layout);
+
+/// Index of the O, I, H and W dimensions of a kernel.
+struct KernelDims {
+  unsigned o, i, h, w;
+};
+KernelDims getKernelDims(KernelLayout layout);
+
+} // namespace mlir::qnn
+
+#endif // QNN_IR_QNNOPS_H

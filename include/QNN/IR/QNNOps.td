@@ -1,0 +1,340 @@
+//===- QNNOps.td - qnn operators ------------------------------*- tablegen -*-===//
+
+#ifndef QNN_OPS_TD
+#define QNN_OPS_TD
+
+include "QNN/IR/QNNBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/BuiltinAttributes.td"
+
+//===----------------------------------------------------------------------===//
+// Quantize, dequantize, requantize
+//===----------------------------------------------------------------------===//
+
+def QNN_QuantizeOp : QNN_Op<"quantize", [Pure, SameOperandsAndResultShape]> {
+  let summary = "float to quantized integers";
+  let description = [{
+    `q = clamp(round_half_away_from_zero(x / scale) + zero_point, qmin, qmax)`
+    where the division is a float32 division (as TFLite's `AffineQuantize`),
+    `[qmin, qmax]` is the range of the result element type and NaN maps to
+    `zero_point`.
+
+    `scale` and `zero_point` hold one entry (per-tensor) or one entry per
+    index of dimension `axis` (per-channel); a zero-point array of one entry
+    is shared by all channels.
+
+    A quantize of a constant folds to an integer constant, and
+    `quantize(dequantize(q))` with the same parameters and types folds to `q`.
+
+    ```mlir
+    %w = qnn.quantize %f {axis = 0 : i64, scale = array<f32: 0.5, 0.25>,
+                          zero_point = array<i32: 0>}
+        : tensor<2x3xf32> -> tensor<2x3xi8>
+    ```
+  }];
+  let arguments = (ins QNN_FloatTensor:$input, DenseF32ArrayAttr:$scale,
+                       DenseI32ArrayAttr:$zero_point,
+                       OptionalAttr<I64Attr>:$axis);
+  let results = (outs QNN_QTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def QNN_DequantizeOp : QNN_Op<"dequantize", [Pure, SameOperandsAndResultShape]> {
+  let summary = "quantized integers to float";
+  let description = [{
+    `x = float(scale) * float(q - zero_point)` in float32 (as TFLite's
+    `Dequantize`). Per-tensor or per-channel parameters as for
+    `qnn.quantize`.
+  }];
+  let arguments = (ins QNN_QTensor:$input, DenseF32ArrayAttr:$scale,
+                       DenseI32ArrayAttr:$zero_point,
+                       OptionalAttr<I64Attr>:$axis);
+  let results = (outs QNN_FloatTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def QNN_RequantizeOp : QNN_Op<"requantize", [Pure, SameOperandsAndResultShape]> {
+  let summary = "fixed-point rescale from one quantization to another";
+  let description = [{
+    For each element `x` in channel `c` (the index along `axis`, or 0 for
+    per-tensor parameters):
+
+    ```
+    m, s   = quantize_multiplier(input_scale[c] / output_scale)   // in double
+    y      = rescale(x - input_zero_point, m, s, rounding)
+    result = clamp(y + output_zero_point, qmin, qmax)
+    ```
+
+    `quantize_multiplier` is TFLite's `QuantizeMultiplier`: `frexp` of the
+    real multiplier, the significand rounded (half away from zero) to a Q31
+    integer `m` (a significand that rounds up to 2^31 is halved and the
+    exponent incremented), exponent `s`; multipliers below about 2^-31
+    (`s < -31`) are flushed to `m = 0, s = 0`.
+
+    `rescale` depends on `rounding`:
+    - `tflite` (default), TFLite's `MultiplyByQuantizedMultiplier`:
+      `RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x << max(s, 0),
+      m), max(-s, 0))`. The high multiply rounds halves toward +infinity
+      (nudge `2^30`, or `1 - 2^30` for a negative product, then division by
+      2^31 truncating toward zero; `INT32_MIN * INT32_MIN` saturates), the
+      power-of-two division rounds halves away from zero. The left shift is
+      done in 32 bits and wraps, as TFLite's compiled code does.
+    - `upward`, TVM's UPWARD rule: the exact product
+      `(x << max(s,0)) * m` in 64 bits, plus `2^(30 + max(-s,0))`, shifted
+      right arithmetically by `31 + max(-s,0)`, saturated to i32.
+    - `tonearest`, TVM's TONEAREST rule: as `upward`, but negative products
+      add one less, so halves round away from zero.
+
+    `input_scale` is float64 so that the exact product of two float32 scales
+    (`input_scale * weight_scale` of a convolution) is kept without rounding;
+    TFLite computes its multipliers from that exact product. It has one entry
+    or one per index of `axis`. `[qmin, qmax]` is the range of the result
+    element type (i8, ui8, i16 or i32).
+
+    A requantize whose input and output parameters and types are identical
+    folds to its input; a requantize of a constant folds to a constant.
+  }];
+  let arguments = (ins QNN_QTensor:$input, DenseF64ArrayAttr:$input_scale,
+                       I32Attr:$input_zero_point, F32Attr:$output_scale,
+                       I32Attr:$output_zero_point,
+                       OptionalAttr<I64Attr>:$axis,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                                         "::mlir::qnn::Rounding::tflite">:$rounding);
+  let results = (outs QNN_QTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Convolution and dense
+//===----------------------------------------------------------------------===//
+
+def QNN_Conv2DOp : QNN_Op<"conv2d", [Pure]> {
+  let summary = "quantized 2-D convolution (grouped and depthwise too)";
+  let description = [{
+    Integer convolution with zero points, accumulated in i32:
+
+    ```
+    out[n, oh, ow, o] = sum_{kh, kw, i}
+        (in[n, oh*sh + kh*dh - pad_top, ow*sw + kw*dw - pad_left,
+            g*Cg + i] - input_zero_point)
+      * (w[o, kh, kw, i] - weight_zero_point)
+    ```
+
+    with `g = o / (O / groups)`, `Cg = C / groups`; positions outside the
+    input contribute 0 (they hold the input zero point, whose contribution is
+    zero), so padding never needs a pad value. No rescale happens: the result
+    is the raw i32 accumulator whose real scale is
+    `input_scale * weight_scale[o]`. The scales are kept here, separately,
+    for the later `qnn.requantize` and for accelerators that want them.
+
+    - `weight_scale`: one entry (per-tensor) or one per output channel.
+    - `padding`: `[top, left, bottom, right]`; `strides`, `dilations`: `[h, w]`.
+    - `groups`: `1` is a dense convolution; `groups == C` is a depthwise
+      convolution with channel multiplier `O / C`.
+    - `data_layout`: `NHWC` or `NCHW` for input and result.
+    - `kernel_layout`: `HWIO`, `OHWI`, `OIHW`, or `IHWO` (TFLite's depthwise
+      layout `[1, H, W, C*M]`); `I` is the number of input channels per group.
+
+    The result has shape `[N, OH, OW, O]` (or `[N, O, OH, OW]`) with
+    `OH = (H + pad_top + pad_bottom - dh*(KH-1) - 1) / sh + 1` and likewise
+    for `OW`.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, QNN_QTensor8:$weight,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       DenseF32ArrayAttr:$weight_scale,
+                       I32Attr:$weight_zero_point,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$groups,
+                       QNN_DataLayoutAttr:$data_layout,
+                       QNN_KernelLayoutAttr:$kernel_layout);
+  let results = (outs QNN_AccTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Output channels of the kernel.
+    int64_t getNumOutputChannels();
+    /// Whether this is a depthwise convolution (groups == input channels).
+    bool isDepthwise();
+  }];
+}
+
+def QNN_DenseOp : QNN_Op<"dense", [Pure]> {
+  let summary = "quantized fully connected layer";
+  let description = [{
+    `out[n, o] = sum_k (in[n, k] - input_zero_point) * (w[o, k] - weight_zero_point)`
+    accumulated in i32. The weight has TFLite's layout `[O, K]`;
+    `weight_scale` has one entry or one per output channel `o`. The real
+    scale of the result is `input_scale * weight_scale[o]`.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, QNN_QTensor8:$weight,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       DenseF32ArrayAttr:$weight_scale,
+                       I32Attr:$weight_zero_point);
+  let results = (outs QNN_AccTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise binary
+//===----------------------------------------------------------------------===//
+
+class QNN_BinaryOp<string mnemonic, string arith> : QNN_Op<mnemonic, [Pure]> {
+  let arguments = (ins QNN_QTensor8:$lhs, QNN_QTensor8:$rhs,
+                       F32Attr:$lhs_scale, I32Attr:$lhs_zero_point,
+                       F32Attr:$rhs_scale, I32Attr:$rhs_zero_point,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let description = arith # [{
+
+    The operands and the result have the same 8-bit element type; operand
+    shapes broadcast as in NumPy (dimensions of size 1 stretch) to the
+    result shape.
+  }];
+}
+
+def QNN_AddOp : QNN_BinaryOp<"add", [{
+    Quantized addition with TFLite's integer arithmetic: with
+    `twice_max = 2 * max(lhs_scale, rhs_scale)`, `left_shift = 20`,
+    each input is shifted, `x' = (x - zp) << 20`, rescaled by the
+    multiplier of `scale / twice_max` (`tflite` rescale), the sum is rescaled
+    by the multiplier of `twice_max / (2^20 * output_scale)`, then the output
+    zero point is added and the result clamped to the storage range.
+  }]> {
+  let summary = "quantized elementwise addition";
+}
+
+def QNN_MulOp : QNN_BinaryOp<"mul", [{
+    Quantized multiplication with TFLite's integer arithmetic:
+    `(lhs - lhs_zp) * (rhs - rhs_zp)` in i32, rescaled (`tflite` rule) by the
+    multiplier of `lhs_scale * rhs_scale / output_scale`, plus the output
+    zero point, clamped to the storage range.
+  }]> {
+  let summary = "quantized elementwise multiplication";
+}
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+class QNN_PoolOp<string mnemonic> : QNN_Op<mnemonic, [Pure]> {
+  let arguments = (ins QNN_QTensor:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       QNN_DataLayoutAttr:$data_layout);
+  let results = (outs QNN_QTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def QNN_AvgPool2DOp : QNN_PoolOp<"avg_pool2d"> {
+  let summary = "2-D average pooling on integers";
+  let description = [{
+    For each window, `sum` over the input positions inside the (unpadded)
+    input and `count` the number of those positions (padding is excluded, as
+    in TFLite); the result is `(sum + count/2) / count` for `sum >= 0` and
+    `(sum - count/2) / count` otherwise (integer division truncating toward
+    zero, i.e. rounding halves away from zero, as TFLite's integer average
+    pool). Input and result share element type and quantization, so no scale
+    is needed; it applies to 8-bit data and to i32 data between casts.
+    `kernel`, `strides`: `[h, w]`; `padding`: `[top, left, bottom, right]`.
+  }];
+}
+
+def QNN_MaxPool2DOp : QNN_PoolOp<"max_pool2d"> {
+  let summary = "2-D max pooling on integers";
+  let description = [{
+    The maximum over the window positions inside the input (padding never
+    wins). Input and result share element type and quantization.
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Concatenate
+//===----------------------------------------------------------------------===//
+
+def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
+  let summary = "concatenation of quantized tensors with per-input scales";
+  let description = [{
+    Concatenates the inputs along `axis`. An input whose scale and zero point
+    equal the output's is copied; any other is rescaled to the output's
+    parameters like TFLite's `Requantize`: `m, s` from
+    `input_scale / output_scale`, then
+    `clamp(rescale_tflite(x - input_zp, m, s) + output_zp, qmin, qmax)`.
+  }];
+  let arguments = (ins Variadic<QNN_QTensor8>:$inputs, I64Attr:$axis,
+                       DenseF32ArrayAttr:$input_scales,
+                       DenseI32ArrayAttr:$input_zero_points,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = [{
+    $inputs attr-dict `:` functional-type($inputs, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+class QNN_ActivationOp<string mnemonic, dag extraArgs = (ins)>
+    : QNN_Op<mnemonic, [Pure, SameOperandsAndResultShape]> {
+  let arguments = !con((ins QNN_QTensor8:$input, F32Attr:$input_scale,
+                            I32Attr:$input_zero_point, F32Attr:$output_scale,
+                            I32Attr:$output_zero_point), extraArgs);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def QNN_LeakyReluOp : QNN_ActivationOp<"leaky_relu", (ins F32Attr:$alpha)> {
+  let summary = "quantized leaky ReLU";
+  let description = [{
+    TFLite's integer leaky ReLU: with multipliers `m_id, s_id` of
+    `input_scale / output_scale` and `m_a, s_a` of
+    `alpha * input_scale / output_scale`,
+    `x' = x - input_zp`, `y = rescale_tflite(x', x' >= 0 ? m_id : m_a, ...)`,
+    `result = clamp(y + output_zp, qmin, qmax)`.
+  }];
+}
+
+def QNN_HardSwishOp : QNN_ActivationOp<"hardswish"> {
+  let summary = "quantized hard-swish, a 256-entry lookup table";
+  let description = [{
+    `f(x) = x * min(max(x + 3, 0), 6) / 6`, applied through the 8-bit lookup
+    table that TFLite's `LUTPopulate` builds: for every storage value `q`,
+    `x = input_scale * (q - input_zero_point)` (float32),
+    `r = round_half_away_from_zero(f(x) * (1 / output_scale))`,
+    `table[q] = clamp(int(r + output_zero_point), qmin, qmax)`.
+  }];
+}
+
+def QNN_SigmoidOp : QNN_ActivationOp<"sigmoid"> {
+  let summary = "quantized logistic, a 256-entry lookup table";
+  let description = [{
+    `f(x) = 1 / (1 + exp(-x))` through the 8-bit lookup table built as for
+    `qnn.hardswish` (TFLite's `LUTPopulate`, float32 arithmetic).
+  }];
+}
+
+def QNN_TanhOp : QNN_ActivationOp<"tanh"> {
+  let summary = "quantized tanh, a 256-entry lookup table";
+  let description = [{
+    `f(x) = tanh(x)` through the 8-bit lookup table built as for
+    `qnn.hardswish` (TFLite's `LUTPopulate`, float32 arithmetic).
+  }];
+}
+
+#endif // QNN_OPS_TD

@@ -1,0 +1,97 @@
+//===- QuantMath.h - the one definition of quantized arithmetic -*- C++ -*-===//
+//
+// Every integer rule of qnn-mlir lives here: the TFLite fixed-point multiplier
+// and rescale, TVM's single-rounding rescales, float quantize/dequantize, the
+// lookup tables of 8-bit activations and TFLite's elementwise kernels. The
+// folders, the reference evaluator and the lowerings all call these functions
+// (or generate code that is tested against them), so there is exactly one
+// place to read and fix the arithmetic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNN_UTILS_QUANTMATH_H
+#define QNN_UTILS_QUANTMATH_H
+
+#include <array>
+#include <cstdint>
+#include <functional>
+
+namespace mlir::qnn::math {
+
+/// How a fixed-point rescale rounds (mirrors the `#qnn.rounding` attribute).
+enum class RoundingRule { TFLite, Upward, ToNearest };
+
+/// A real multiplier as a Q31 significand and a power-of-two exponent:
+/// real ~= multiplier * 2^(shift - 31). `shift > 0` is a left shift.
+struct QuantizedMultiplier {
+  int32_t multiplier = 0;
+  int32_t shift = 0;
+};
+
+/// TFLite's `QuantizeMultiplier`: frexp, significand rounded half away from
+/// zero to Q31, 2^31 renormalised, exponents below -31 flushed to zero.
+/// `real` must be finite and non-negative.
+QuantizedMultiplier quantizeMultiplier(double real);
+
+/// gemmlowp's `SaturatingRoundingDoublingHighMul`: (a * b * 2 + 2^31 nudge)
+/// / 2^32 with halves toward +infinity; INT32_MIN * INT32_MIN saturates.
+int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);
+
+/// gemmlowp's `RoundingDivideByPOT`: x / 2^exponent, halves away from zero.
+/// `exponent` in [0, 31].
+int32_t roundingDivideByPOT(int32_t x, int exponent);
+
+/// TFLite's `MultiplyByQuantizedMultiplier` (double rounding). The left shift
+/// wraps in 32 bits, as the compiled TFLite kernel does.
+int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
+
+/// Rescale `x` by `m` under `rule`; `Upward`/`ToNearest` are TVM's
+/// single-rounding rules on the exact 64-bit product, saturated to i32.
+int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule);
+
+/// Complete requantize of one value: rescale(x - inZp) + outZp, clamped.
+int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
+                   int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
+                   RoundingRule rule);
+
+/// TFLite's `AffineQuantize` of one float: round_half_away(x / scale) + zp in
+/// float32, clamped to [qmin, qmax]; NaN gives the zero point.
+int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
+                      int64_t qmax);
+
+/// TFLite's `Dequantize` of one value: scale * (q - zp) in float32.
+float dequantizeValue(int64_t q, float scale, int32_t zeroPoint);
+
+/// TFLite's `LUTPopulate` for 8-bit data: entry `i` is the result for the
+/// storage value whose low byte is `i` (so index by `uint8_t(q)`).
+std::array<int32_t, 256>
+buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
+                 float outputScale, int32_t outputZeroPoint,
+                 const std::function<float(float)> &function);
+
+/// The float functions behind the table activations.
+float hardSwish(float x);
+float sigmoid(float x);
+
+/// Rounding average as TFLite's integer average pool: halves away from zero.
+int64_t roundedAverage(int64_t sum, int64_t count);
+
+/// Parameters of TFLite's quantized ADD (precomputed once per op).
+struct AddParams {
+  int32_t lhsOffset, rhsOffset, outputOffset;
+  int leftShift;
+  QuantizedMultiplier lhs, rhs, output;
+};
+AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
+                           int32_t rhsZp, float outputScale, int32_t outputZp);
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
+                     int64_t qmin, int64_t qmax);
+
+/// TFLite's quantized MUL.
+int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
+                     QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
+                     int64_t qmax);
+
+} // namespace mlir::qnn::math
+
+#endif // QNN_UTILS_QUANTMATH_H

@@ -1,0 +1,37 @@
+//===- QuantUtils.h - MLIR-facing quantization helpers ----------*- C++ -*-===//
+
+#ifndef QNN_UTILS_QUANTUTILS_H
+#define QNN_UTILS_QUANTUTILS_H
+
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
+
+#include <utility>
+
+namespace mlir::qnn {
+
+/// [min, max] of the integer storage type: ui8 is [0, 255], i8 and si8 are
+/// [-128, 127], and so on for other widths.
+inline std::pair<int64_t, int64_t> getStorageRange(Type elementType) {
+  auto intType = cast<IntegerType>(elementType);
+  unsigned width = intType.getWidth();
+  if (intType.isUnsigned())
+    return {0, static_cast<int64_t>((uint64_t(1) << width) - 1)};
+  return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
+}
+
+inline math::RoundingRule toRoundingRule(Rounding rounding) {
+  switch (rounding) {
+  case Rounding::tflite:
+    return math::RoundingRule::TFLite;
+  case Rounding::upward:
+    return math::RoundingRule::Upward;
+  case Rounding::tonearest:
+    return math::RoundingRule::ToNearest;
+  }
+  return math::RoundingRule::TFLite;
+}
+
+} // namespace mlir::qnn
+
+#endif // QNN_UTILS_QUANTUTILS_H

@@ -1,0 +1,630 @@
+//===- QNNOps.cpp - qnn operator verifiers and folders ---------------------===//
+
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
+#include "QNN/Utils/QuantUtils.h"
+
+#include "mlir/Dialect/Traits.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::qnn;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+int64_t WindowGeometry::outH() const {
+  return (inH + padTop + padBottom - dilH * (kH - 1) - 1) / strideH + 1;
+}
+int64_t WindowGeometry::outW() const {
+  return (inW + padLeft + padRight - dilW * (kW - 1) - 1) / strideW + 1;
+}
+
+ActivationDims mlir::qnn::getActivationDims(DataLayout layout) {
+  if (layout == DataLayout::NCHW)
+    return {0, 2, 3, 1};
+  return {0, 1, 2, 3};
+}
+
+KernelDims mlir::qnn::getKernelDims(KernelLayout layout) {
+  switch (layout) {
+  case KernelLayout::HWIO:
+    return {3, 2, 0, 1};
+  case KernelLayout::OHWI:
+    return {0, 3, 1, 2};
+  case KernelLayout::OIHW:
+    return {0, 1, 2, 3};
+  case KernelLayout::IHWO:
+    return {3, 0, 1, 2};
+  }
+  llvm_unreachable("unknown kernel layout");
+}
+
+static std::string typeString(Type type) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << type;
+  return s;
+}
+
+static LogicalResult verifyScale(Operation *op, StringRef name, double scale) {
+  if (!std::isfinite(scale) || scale <= 0.0)
+    return op->emitOpError() << "'" << name
+                             << "' must be finite and positive, got " << scale;
+  return success();
+}
+
+template <typename T>
+static LogicalResult verifyScales(Operation *op, StringRef name,
+                                  ArrayRef<T> scales) {
+  if (scales.empty())
+    return op->emitOpError() << "'" << name << "' must not be empty";
+  for (auto [i, s] : llvm::enumerate(scales))
+    if (!std::isfinite(static_cast<double>(s)) || s <= 0)
+      return op->emitOpError()
+             << "'" << name << "' must be finite and positive, got " << s
+             << " at index " << i;
+  return success();
+}
+
+static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
+                                     int32_t zeroPoint, Type elementType) {
+  auto [qmin, qmax] = getStorageRange(elementType);
+  if (zeroPoint < qmin || zeroPoint > qmax)
+    return op->emitOpError()
+           << "'" << name << "' " << zeroPoint << " is outside the range ["
+           << qmin << ", " << qmax << "] of element type "
+           << typeString(elementType);
+  return success();
+}
+
+/// Checks a per-tensor (one entry) or per-channel (one entry per index of
+/// `axis`) parameter array against `type`.
+static LogicalResult verifyChannelCount(Operation *op, StringRef name,
+                                        size_t count,
+                                        std::optional<uint64_t> axis,
+                                        ShapedType type) {
+  if (axis) {
+    if (static_cast<int64_t>(*axis) >= type.getRank())
+      return op->emitOpError() << "'axis' " << *axis
+                               << " is out of range for a tensor of rank "
+                               << type.getRank();
+  }
+  if (count == 1)
+    return success();
+  if (!axis)
+    return op->emitOpError() << "'" << name << "' has " << count
+                             << " entries (per-channel) but no 'axis' is set";
+  int64_t dim = type.getDimSize(*axis);
+  if (!ShapedType::isDynamic(dim) && dim != static_cast<int64_t>(count))
+    return op->emitOpError()
+           << "'" << name << "' has " << count << " entries but dimension "
+           << *axis << " (the per-channel axis) has size " << dim;
+  return success();
+}
+
+static LogicalResult verifyWindowAttrs(Operation *op, ArrayRef<int64_t> strides,
+                                       ArrayRef<int64_t> padding,
+                                       ArrayRef<int64_t> dilations) {
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
+        return s < 1;
+      }))
+    return op->emitOpError("'strides' must be two positive integers [h, w]");
+  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
+        return p < 0;
+      }))
+    return op->emitOpError("'padding' must be four non-negative integers "
+                           "[top, left, bottom, right]");
+  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) {
+        return d < 1;
+      }))
+    return op->emitOpError("'dilations' must be two positive integers [h, w]");
+  return success();
+}
+
+static bool dimsDiffer(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+/// Checks the spatial result size of a windowed op; `what` names the op kind.
+static LogicalResult verifySpatialResult(Operation *op,
+                                         const WindowGeometry &g,
+                                         ShapedType resultType,
+                                         ActivationDims dims) {
+  if (ShapedType::isDynamic(g.inH) || ShapedType::isDynamic(g.inW))
+    return success();
+  int64_t oh = g.outH(), ow = g.outW();
+  if (g.inH + g.padTop + g.padBottom < g.dilH * (g.kH - 1) + 1 ||
+      g.inW + g.padLeft + g.padRight < g.dilW * (g.kW - 1) + 1)
+    return op->emitOpError()
+           << "window of " << g.kH << "x" << g.kW << " (dilations "
+           << g.dilH << "x" << g.dilW << ") does not fit the padded input of "
+           << g.inH + g.padTop + g.padBottom << "x"
+           << g.inW + g.padLeft + g.padRight;
+  if (dimsDiffer(resultType.getDimSize(dims.h), oh) ||
+      dimsDiffer(resultType.getDimSize(dims.w), ow))
+    return op->emitOpError()
+           << "result spatial size " << resultType.getDimSize(dims.h) << "x"
+           << resultType.getDimSize(dims.w) << " does not match the expected "
+           << oh << "x" << ow
+           << " computed from input size, kernel, strides, padding and "
+              "dilations";
+  return success();
+}
+
+static int64_t channelOf(int64_t linearIndex, ArrayRef<int64_t> shape,
+                         std::optional<uint64_t> axis, size_t count) {
+  if (count == 1 || !axis)
+    return 0;
+  int64_t stride = 1;
+  for (size_t d = *axis + 1; d < shape.size(); ++d)
+    stride *= shape[d];
+  return (linearIndex / stride) % shape[*axis];
+}
+
+//===----------------------------------------------------------------------===//
+// QuantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::verify() {
+  auto resultType = getOutput().getType();
+  if (failed(verifyScales(*this, "scale", getScale())))
+    return failure();
+  if (getZeroPoint().empty())
+    return emitOpError("'zero_point' must not be empty");
+  for (int32_t zp : getZeroPoint())
+    if (failed(verifyZeroPoint(*this, "zero_point", zp,
+                               resultType.getElementType())))
+      return failure();
+  if (failed(verifyChannelCount(*this, "scale", getScale().size(), getAxis(),
+                                resultType)) ||
+      failed(verifyChannelCount(*this, "zero_point", getZeroPoint().size(),
+                                getAxis(), resultType)))
+    return failure();
+  return success();
+}
+
+OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
+  auto resultType = getOutput().getType();
+  // quantize(dequantize(q)) with the same parameters is q: every dequantized
+  // value is within far less than half a step of its integer.
+  if (auto dequantize = getInput().getDefiningOp<DequantizeOp>()) {
+    if (dequantize.getInput().getType() == resultType &&
+        dequantize.getScale() == getScale() &&
+        dequantize.getZeroPoint() == getZeroPoint() &&
+        dequantize.getAxis() == getAxis())
+      return dequantize.getInput();
+  }
+  auto input = dyn_cast_if_present<DenseFPElementsAttr>(adaptor.getInput());
+  if (!input || !resultType.hasStaticShape())
+    return {};
+  auto elementType = cast<IntegerType>(resultType.getElementType());
+  auto [qmin, qmax] = getStorageRange(elementType);
+  ArrayRef<float> scales = getScale();
+  ArrayRef<int32_t> zeroPoints = getZeroPoint();
+  ArrayRef<int64_t> shape = resultType.getShape();
+  SmallVector<APInt> values;
+  values.reserve(resultType.getNumElements());
+  int64_t index = 0;
+  for (const APFloat &value : input.getValues<APFloat>()) {
+    float x = value.convertToFloat();
+    int64_t cs = channelOf(index, shape, getAxis(), scales.size());
+    int64_t cz = channelOf(index, shape, getAxis(), zeroPoints.size());
+    int64_t q = math::quantizeFloat(x, scales[cs], zeroPoints[cz], qmin, qmax);
+    values.push_back(APInt(elementType.getWidth(), q, /*isSigned=*/true,
+                           /*implicitTrunc=*/true));
+    ++index;
+  }
+  return DenseElementsAttr::get(resultType, values);
+}
+
+//===----------------------------------------------------------------------===//
+// DequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DequantizeOp::verify() {
+  auto inputType = getInput().getType();
+  if (failed(verifyScales(*this, "scale", getScale())))
+    return failure();
+  if (getZeroPoint().empty())
+    return emitOpError("'zero_point' must not be empty");
+  for (int32_t zp : getZeroPoint())
+    if (failed(verifyZeroPoint(*this, "zero_point", zp,
+                               inputType.getElementType())))
+      return failure();
+  if (failed(verifyChannelCount(*this, "scale", getScale().size(), getAxis(),
+                                inputType)) ||
+      failed(verifyChannelCount(*this, "zero_point", getZeroPoint().size(),
+                                getAxis(), inputType)))
+    return failure();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// RequantizeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult RequantizeOp::verify() {
+  auto inputType = getInput().getType();
+  auto resultType = getOutput().getType();
+  if (failed(verifyScales(*this, "input_scale", getInputScale())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             resultType.getElementType())) ||
+      failed(verifyChannelCount(*this, "input_scale", getInputScale().size(),
+                                getAxis(), inputType)))
+    return failure();
+  for (double scale : getInputScale()) {
+    double real = scale / static_cast<double>(getOutputScale().convertToFloat());
+    if (!std::isfinite(real))
+      return emitOpError() << "multiplier input_scale / output_scale = "
+                           << real << " is not finite";
+  }
+  return success();
+}
+
+OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
+  auto inputType = getInput().getType();
+  auto resultType = getOutput().getType();
+  float outputScale = getOutputScale().convertToFloat();
+  auto elementType = cast<IntegerType>(resultType.getElementType());
+  // An identity rescale. Under the TFLite rule a multiplier of exactly 1 is
+  // a left shift by one that wraps for |x| >= 2^30, so only narrow storage
+  // types are certainly unchanged.
+  bool sameParams =
+      inputType == resultType &&
+      getInputZeroPoint() == getOutputZeroPoint() &&
+      llvm::all_of(getInputScale(), [&](double s) {
+        return s == static_cast<double>(outputScale);
+      });
+  if (sameParams && (elementType.getWidth() <= 16 ||
+                     getRounding() != Rounding::tflite))
+    return getInput();
+
+  auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
+  if (!input || !resultType.hasStaticShape())
+    return {};
+  auto [qmin, qmax] = getStorageRange(elementType);
+  bool inputUnsigned = cast<IntegerType>(inputType.getElementType()).isUnsigned();
+  SmallVector<math::QuantizedMultiplier> multipliers;
+  for (double scale : getInputScale())
+    multipliers.push_back(math::quantizeMultiplier(
+        scale / static_cast<double>(outputScale)));
+  math::RoundingRule rule = toRoundingRule(getRounding());
+  SmallVector<APInt> values;
+  values.reserve(resultType.getNumElements());
+  int64_t index = 0;
+  for (const APInt &value : input.getValues<APInt>()) {
+    int64_t x = inputUnsigned ? value.getZExtValue() : value.getSExtValue();
+    int64_t c = channelOf(index, resultType.getShape(), getAxis(),
+                          multipliers.size());
+    int64_t y = math::requantize(x, getInputZeroPoint(), multipliers[c],
+                                 getOutputZeroPoint(), qmin, qmax, rule);
+    values.push_back(APInt(elementType.getWidth(), y, /*isSigned=*/true,
+                           /*implicitTrunc=*/true));
+    ++index;
+  }
+  return DenseElementsAttr::get(resultType, values);
+}
+
+//===----------------------------------------------------------------------===//
+// Conv2DOp
+//===----------------------------------------------------------------------===//
+
+int64_t Conv2DOp::getNumOutputChannels() {
+  return getWeight().getType().getDimSize(
+      getKernelDims(getKernelLayout()).o);
+}
+
+bool Conv2DOp::isDepthwise() {
+  int64_t channels = getInput().getType().getDimSize(
+      getActivationDims(getDataLayout()).c);
+  int64_t groups = static_cast<int64_t>(getGroups());
+  return groups > 1 && groups == channels;
+}
+
+LogicalResult Conv2DOp::verify() {
+  auto inputType = getInput().getType();
+  auto weightType = getWeight().getType();
+  auto resultType = getOutput().getType();
+  if (inputType.getRank() != 4 || weightType.getRank() != 4 ||
+      resultType.getRank() != 4)
+    return emitOpError() << "expects rank-4 input, weight and result, got "
+                         << inputType.getRank() << ", "
+                         << weightType.getRank() << " and "
+                         << resultType.getRank();
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScales(*this, "weight_scale", getWeightScale())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "weight_zero_point", getWeightZeroPoint(),
+                             weightType.getElementType())) ||
+      failed(verifyWindowAttrs(*this, getStrides(), getPadding(),
+                               getDilations())))
+    return failure();
+  int64_t groups = getGroups();
+  if (groups < 1)
+    return emitOpError() << "'groups' must be positive, got " << groups;
+
+  ActivationDims ad = getActivationDims(getDataLayout());
+  KernelDims kd = getKernelDims(getKernelLayout());
+  int64_t channels = inputType.getDimSize(ad.c);
+  int64_t outChannels = weightType.getDimSize(kd.o);
+  int64_t perGroup = weightType.getDimSize(kd.i);
+  if (!ShapedType::isDynamic(channels)) {
+    if (channels % groups != 0)
+      return emitOpError() << "input channels (" << channels
+                           << ") are not divisible by 'groups' (" << groups
+                           << ")";
+    if (dimsDiffer(perGroup, channels / groups))
+      return emitOpError() << "kernel has " << perGroup
+                           << " input channels per group, but the input has "
+                           << channels << " channels in " << groups
+                           << " groups (" << channels / groups
+                           << " per group)";
+  }
+  if (!ShapedType::isDynamic(outChannels)) {
+    if (outChannels % groups != 0)
+      return emitOpError() << "output channels (" << outChannels
+                           << ") are not divisible by 'groups' (" << groups
+                           << ")";
+    size_t numScales = getWeightScale().size();
+    if (numScales != 1 && static_cast<int64_t>(numScales) != outChannels)
+      return emitOpError() << "'weight_scale' has " << numScales
+                           << " entries; expected 1 (per-tensor) or "
+                           << outChannels << " (one per output channel)";
+  }
+  if (dimsDiffer(resultType.getDimSize(ad.n), inputType.getDimSize(ad.n)))
+    return emitOpError() << "result batch " << resultType.getDimSize(ad.n)
+                         << " differs from input batch "
+                         << inputType.getDimSize(ad.n);
+  if (dimsDiffer(resultType.getDimSize(ad.c), outChannels))
+    return emitOpError() << "result has " << resultType.getDimSize(ad.c)
+                         << " channels but the kernel has " << outChannels
+                         << " output channels";
+  ArrayRef<int64_t> s = getStrides(), p = getPadding(), d = getDilations();
+  WindowGeometry g{inputType.getDimSize(ad.h),
+                   inputType.getDimSize(ad.w),
+                   weightType.getDimSize(kd.h),
+                   weightType.getDimSize(kd.w),
+                   s[0], s[1], d[0], d[1], p[0], p[1], p[2], p[3]};
+  if (ShapedType::isDynamic(g.kH) || ShapedType::isDynamic(g.kW))
+    return success();
+  return verifySpatialResult(*this, g, resultType, ad);
+}
+
+//===----------------------------------------------------------------------===//
+// DenseOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DenseOp::verify() {
+  auto inputType = getInput().getType();
+  auto weightType = getWeight().getType();
+  auto resultType = getOutput().getType();
+  if (inputType.getRank() != 2 || weightType.getRank() != 2 ||
+      resultType.getRank() != 2)
+    return emitOpError() << "expects rank-2 input [N, K], weight [O, K] and "
+                            "result [N, O], got ranks "
+                         << inputType.getRank() << ", " << weightType.getRank()
+                         << " and " << resultType.getRank();
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScales(*this, "weight_scale", getWeightScale())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "weight_zero_point", getWeightZeroPoint(),
+                             weightType.getElementType())))
+    return failure();
+  if (dimsDiffer(inputType.getDimSize(1), weightType.getDimSize(1)))
+    return emitOpError() << "input has " << inputType.getDimSize(1)
+                         << " features but the weight expects "
+                         << weightType.getDimSize(1);
+  int64_t outChannels = weightType.getDimSize(0);
+  size_t numScales = getWeightScale().size();
+  if (!ShapedType::isDynamic(outChannels) && numScales != 1 &&
+      static_cast<int64_t>(numScales) != outChannels)
+    return emitOpError() << "'weight_scale' has " << numScales
+                         << " entries; expected 1 (per-tensor) or "
+                         << outChannels << " (one per output channel)";
+  if (dimsDiffer(resultType.getDimSize(0), inputType.getDimSize(0)) ||
+      dimsDiffer(resultType.getDimSize(1), outChannels))
+    return emitOpError() << "result shape [" << resultType.getDimSize(0)
+                         << ", " << resultType.getDimSize(1)
+                         << "] does not match [N, O] = ["
+                         << inputType.getDimSize(0) << ", " << outChannels
+                         << "]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AddOp, MulOp
+//===----------------------------------------------------------------------===//
+
+template <typename BinaryOp>
+static LogicalResult verifyBinary(BinaryOp op) {
+  auto lhsType = op.getLhs().getType();
+  auto rhsType = op.getRhs().getType();
+  auto resultType = op.getOutput().getType();
+  Type elementType = resultType.getElementType();
+  if (lhsType.getElementType() != elementType ||
+      rhsType.getElementType() != elementType)
+    return op.emitOpError() << "operands and result must share one 8-bit "
+                               "element type, got "
+                            << lhsType.getElementType() << ", "
+                            << rhsType.getElementType() << " and "
+                            << elementType;
+  if (failed(verifyScale(op, "lhs_scale", op.getLhsScale().convertToFloat())) ||
+      failed(verifyScale(op, "rhs_scale", op.getRhsScale().convertToFloat())) ||
+      failed(verifyScale(op, "output_scale",
+                         op.getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(op, "lhs_zero_point", op.getLhsZeroPoint(),
+                             elementType)) ||
+      failed(verifyZeroPoint(op, "rhs_zero_point", op.getRhsZeroPoint(),
+                             elementType)) ||
+      failed(verifyZeroPoint(op, "output_zero_point", op.getOutputZeroPoint(),
+                             elementType)))
+    return failure();
+  SmallVector<int64_t> broadcast;
+  if (!OpTrait::util::getBroadcastedShape(lhsType.getShape(),
+                                          rhsType.getShape(), broadcast))
+    return op.emitOpError() << "operand shapes " << lhsType << " and "
+                            << rhsType << " are not broadcast-compatible";
+  if (broadcast.size() != static_cast<size_t>(resultType.getRank()) ||
+      llvm::any_of(llvm::zip(broadcast, resultType.getShape()), [](auto pair) {
+        return dimsDiffer(std::get<0>(pair), std::get<1>(pair));
+      }))
+    return op.emitOpError() << "result type " << resultType
+                            << " does not match the broadcast shape of the "
+                               "operands";
+  return success();
+}
+
+LogicalResult AddOp::verify() { return verifyBinary(*this); }
+LogicalResult MulOp::verify() { return verifyBinary(*this); }
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename PoolOp>
+static LogicalResult verifyPool(PoolOp op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = op.getOutput().getType();
+  if (inputType.getRank() != 4 || resultType.getRank() != 4)
+    return op.emitOpError("expects rank-4 input and result");
+  if (inputType.getElementType() != resultType.getElementType())
+    return op.emitOpError() << "input and result element types differ ("
+                            << inputType.getElementType() << " vs "
+                            << resultType.getElementType() << ")";
+  ArrayRef<int64_t> k = op.getKernel();
+  if (k.size() != 2 || k[0] < 1 || k[1] < 1)
+    return op.emitOpError("'kernel' must be two positive integers [h, w]");
+  SmallVector<int64_t> unitDilations = {1, 1};
+  if (failed(verifyWindowAttrs(op, op.getStrides(), op.getPadding(),
+                               unitDilations)))
+    return failure();
+  ArrayRef<int64_t> s = op.getStrides(), p = op.getPadding();
+  if (p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1])
+    return op.emitOpError("'padding' must be smaller than the kernel in each "
+                          "dimension, so that every window overlaps the "
+                          "input");
+  ActivationDims ad = getActivationDims(op.getDataLayout());
+  if (dimsDiffer(inputType.getDimSize(ad.n), resultType.getDimSize(ad.n)) ||
+      dimsDiffer(inputType.getDimSize(ad.c), resultType.getDimSize(ad.c)))
+    return op.emitOpError("result batch and channels must equal the input's");
+  WindowGeometry g{inputType.getDimSize(ad.h),
+                   inputType.getDimSize(ad.w),
+                   k[0], k[1], s[0], s[1], 1, 1, p[0], p[1], p[2], p[3]};
+  return verifySpatialResult(op, g, resultType, ad);
+}
+
+LogicalResult AvgPool2DOp::verify() { return verifyPool(*this); }
+LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
+
+//===----------------------------------------------------------------------===//
+// ConcatenateOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult ConcatenateOp::verify() {
+  auto resultType = getOutput().getType();
+  auto inputs = getInputs();
+  if (inputs.empty())
+    return emitOpError("needs at least one input");
+  int64_t rank = resultType.getRank();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= rank)
+    return emitOpError() << "'axis' " << axis
+                         << " is out of range for rank " << rank;
+  if (getInputScales().size() != inputs.size() ||
+      getInputZeroPoints().size() != inputs.size())
+    return emitOpError() << "needs one input scale and zero point per input ("
+                         << inputs.size() << "), got "
+                         << getInputScales().size() << " and "
+                         << getInputZeroPoints().size();
+  if (failed(verifyScales(*this, "input_scales", getInputScales())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             resultType.getElementType())))
+    return failure();
+  int64_t axisSum = 0;
+  bool axisDynamic = false;
+  for (auto [i, input] : llvm::enumerate(inputs)) {
+    auto type = cast<RankedTensorType>(input.getType());
+    if (type.getElementType() != resultType.getElementType())
+      return emitOpError() << "input " << i << " has element type "
+                           << type.getElementType() << " but the result has "
+                           << resultType.getElementType();
+    if (failed(verifyZeroPoint(*this, "input_zero_points",
+                               getInputZeroPoints()[i],
+                               type.getElementType())))
+      return failure();
+    if (type.getRank() != rank)
+      return emitOpError() << "input " << i << " has rank " << type.getRank()
+                           << " but the result has rank " << rank;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == axis)
+        continue;
+      if (dimsDiffer(type.getDimSize(d), resultType.getDimSize(d)))
+        return emitOpError() << "input " << i << " has size "
+                             << type.getDimSize(d) << " in dimension " << d
+                             << " but the result has "
+                             << resultType.getDimSize(d);
+    }
+    if (type.isDynamicDim(axis))
+      axisDynamic = true;
+    else
+      axisSum += type.getDimSize(axis);
+  }
+  if (!axisDynamic && dimsDiffer(axisSum, resultType.getDimSize(axis)))
+    return emitOpError() << "inputs add up to " << axisSum
+                         << " along axis " << axis << " but the result has "
+                         << resultType.getDimSize(axis);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Activations
+//===----------------------------------------------------------------------===//
+
+template <typename ActivationOp>
+static LogicalResult verifyActivation(ActivationOp op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = op.getOutput().getType();
+  if (failed(verifyScale(op, "input_scale",
+                         op.getInputScale().convertToFloat())) ||
+      failed(verifyScale(op, "output_scale",
+                         op.getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(op, "input_zero_point", op.getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(op, "output_zero_point", op.getOutputZeroPoint(),
+                             resultType.getElementType())))
+    return failure();
+  return success();
+}
+
+LogicalResult LeakyReluOp::verify() {
+  if (failed(verifyActivation(*this)))
+    return failure();
+  float alpha = getAlpha().convertToFloat();
+  if (!std::isfinite(alpha))
+    return emitOpError() << "'alpha' must be finite, got " << alpha;
+  return success();
+}
+LogicalResult HardSwishOp::verify() { return verifyActivation(*this); }
+LogicalResult SigmoidOp::verify() { return verifyActivation(*this); }
+LogicalResult TanhOp::verify() { return verifyActivation(*this); }
+
+#define GET_OP_CLASSES
+#include "QNN/IR/QNNOps.cpp.inc"

@@ -1,0 +1,184 @@
+//===- QuantMath.cpp - the one definition of quantized arithmetic ---------===//
+
+#include "QNN/Utils/QuantMath.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace mlir::qnn::math {
+
+QuantizedMultiplier quantizeMultiplier(double real) {
+  assert(std::isfinite(real) && real >= 0.0 && "multiplier must be >= 0");
+  QuantizedMultiplier result;
+  if (real == 0.0)
+    return result;
+  int exponent = 0;
+  double significand = std::frexp(real, &exponent);
+  int64_t fixed = static_cast<int64_t>(std::round(significand * (1LL << 31)));
+  assert(fixed <= (1LL << 31));
+  if (fixed == (1LL << 31)) {
+    fixed /= 2;
+    ++exponent;
+  }
+  if (exponent < -31) {
+    // Every bit would be shifted out: TFLite flushes such multipliers to 0.
+    exponent = 0;
+    fixed = 0;
+  }
+  result.multiplier = static_cast<int32_t>(fixed);
+  result.shift = exponent;
+  return result;
+}
+
+int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
+  bool overflow = a == b && a == std::numeric_limits<int32_t>::min();
+  int64_t product = static_cast<int64_t>(a) * static_cast<int64_t>(b);
+  int32_t nudge = product >= 0 ? (1 << 30) : (1 - (1 << 30));
+  // C++ division truncates toward zero, exactly as gemmlowp relies on.
+  int32_t high = static_cast<int32_t>((product + nudge) / (1LL << 31));
+  return overflow ? std::numeric_limits<int32_t>::max() : high;
+}
+
+int32_t roundingDivideByPOT(int32_t x, int exponent) {
+  assert(exponent >= 0 && exponent <= 31);
+  int64_t mask = (int64_t(1) << exponent) - 1;
+  int64_t remainder = static_cast<int64_t>(x) & mask;
+  int64_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return static_cast<int32_t>((static_cast<int64_t>(x) >> exponent) +
+                              (remainder > threshold ? 1 : 0));
+}
+
+int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m) {
+  int leftShift = m.shift > 0 ? m.shift : 0;
+  int rightShift = m.shift > 0 ? 0 : -m.shift;
+  // TFLite computes x * (1 << left_shift) in int32; wrap like its binary.
+  int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x)
+                                         << static_cast<uint32_t>(leftShift));
+  return roundingDivideByPOT(
+      saturatingRoundingDoublingHighMul(shifted, m.multiplier), rightShift);
+}
+
+int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule) {
+  if (rule == RoundingRule::TFLite)
+    return multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m);
+  int leftShift = m.shift > 0 ? m.shift : 0;
+  int rightShift = 31 + (m.shift > 0 ? 0 : -m.shift);
+  // |x| < 2^33 and shift <= 30 after a Q31 multiplier of a finite double is
+  // not guaranteed, so do the product in 128 bits.
+  __int128 product = static_cast<__int128>(x) * (__int128(1) << leftShift) *
+                     static_cast<__int128>(m.multiplier);
+  __int128 round = __int128(1) << (rightShift - 1);
+  if (rule == RoundingRule::ToNearest && product < 0)
+    round -= 1;
+  __int128 shifted = (product + round) >> rightShift;
+  if (shifted > std::numeric_limits<int32_t>::max())
+    return std::numeric_limits<int32_t>::max();
+  if (shifted < std::numeric_limits<int32_t>::min())
+    return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(shifted);
+}
+
+int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
+                   int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
+                   RoundingRule rule) {
+  int64_t centered = x - inputZeroPoint;
+  if (rule == RoundingRule::TFLite)
+    centered = static_cast<int32_t>(centered);
+  int64_t y = static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
+  return std::clamp(y, qmin, qmax);
+}
+
+int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
+                      int64_t qmax) {
+  if (std::isnan(x))
+    return std::clamp<int64_t>(zeroPoint, qmin, qmax);
+  float scaled = std::round(x / scale);
+  // Clamp in float before converting: the conversion is undefined out of
+  // range. 2^40 is far outside every storage range and exact in float.
+  scaled = std::clamp(scaled, -1099511627776.0f, 1099511627776.0f);
+  int64_t q = static_cast<int64_t>(scaled) + zeroPoint;
+  return std::clamp(q, qmin, qmax);
+}
+
+float dequantizeValue(int64_t q, float scale, int32_t zeroPoint) {
+  return scale * static_cast<float>(static_cast<int32_t>(q - zeroPoint));
+}
+
+std::array<int32_t, 256>
+buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
+                 float outputScale, int32_t outputZeroPoint,
+                 const std::function<float(float)> &function) {
+  std::array<int32_t, 256> table{};
+  const int32_t minval = isSigned ? -128 : 0;
+  const int32_t maxval = isSigned ? 127 : 255;
+  const float inverseScale = 1.0f / outputScale;
+  for (int32_t val = minval; val <= maxval; ++val) {
+    const float dequantized =
+        inputScale * static_cast<float>(val - inputZeroPoint);
+    const float transformed = function(dequantized);
+    const float rescaled = std::round(transformed * inverseScale);
+    int32_t quantized;
+    float shifted = rescaled + static_cast<float>(outputZeroPoint);
+    if (std::isnan(shifted))
+      quantized = outputZeroPoint;
+    else
+      quantized = static_cast<int32_t>(
+          std::clamp(shifted, -2147483648.0f, 2147483520.0f));
+    table[static_cast<uint8_t>(val)] = std::clamp(quantized, minval, maxval);
+  }
+  return table;
+}
+
+float hardSwish(float x) {
+  return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+
+float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }
+
+int64_t roundedAverage(int64_t sum, int64_t count) {
+  assert(count > 0);
+  return sum >= 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
+                           int32_t rhsZp, float outputScale,
+                           int32_t outputZp) {
+  AddParams p;
+  p.lhsOffset = -lhsZp;
+  p.rhsOffset = -rhsZp;
+  p.outputOffset = outputZp;
+  p.leftShift = 20;
+  const double twiceMax =
+      2.0 * static_cast<double>(std::max(lhsScale, rhsScale));
+  p.lhs = quantizeMultiplier(static_cast<double>(lhsScale) / twiceMax);
+  p.rhs = quantizeMultiplier(static_cast<double>(rhsScale) / twiceMax);
+  p.output = quantizeMultiplier(
+      twiceMax / ((1 << p.leftShift) * static_cast<double>(outputScale)));
+  return p;
+}
+
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
+                     int64_t qmin, int64_t qmax) {
+  int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);
+  int32_t b = static_cast<int32_t>(rhs + p.rhsOffset) * (1 << p.leftShift);
+  int32_t sum = multiplyByQuantizedMultiplier(a, p.lhs) +
+                multiplyByQuantizedMultiplier(b, p.rhs);
+  int64_t out =
+      static_cast<int64_t>(multiplyByQuantizedMultiplier(sum, p.output)) +
+      p.outputOffset;
+  return std::clamp(out, qmin, qmax);
+}
+
+int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
+                     QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
+                     int64_t qmax) {
+  int32_t product = static_cast<int32_t>((lhs - lhsZp) * (rhs - rhsZp));
+  int64_t out =
+      static_cast<int64_t>(multiplyByQuantizedMultiplier(product, m)) +
+      outputZp;
+  return std::clamp(out, qmin, qmax);
+}
+
+} // namespace mlir::qnn::math

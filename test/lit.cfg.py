@@ -1,0 +1,34 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "QNN"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.qnn_obj_root, "test")
+config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+                   "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%qnn_src_root", config.qnn_src_root))
+# Public models live beside the checkout (../shared/models); tests that read
+# them are gated on the 'shared-models' feature.
+shared_models = os.path.join(os.path.dirname(config.qnn_src_root), "shared",
+                             "models")
+config.substitutions.append(("%shared_models", shared_models))
+if os.path.isdir(shared_models):
+    config.available_features.add("shared-models")
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
+tools = ["qnn-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)

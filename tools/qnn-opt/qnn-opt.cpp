@@ -1,0 +1,19 @@
+//===- qnn-opt.cpp - the qnn-mlir optimizer driver -------------------------===//
+
+#include "QNN/IR/QNNDialect.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  registry.insert<mlir::qnn::QNNDialect>();
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "qnn-mlir optimizer driver\n", registry));
+}
