@@ -53,7 +53,7 @@ class Importer {
 public:
   Importer(const tfl::Model *model, MLIRContext *context, StringRef sourceName)
       : model(model), context(context), builder(context),
-        sourceLoc(NameLoc::get(StringAttr::get(context, sourceName))) {}
+        sourceLoc(FileLineColLoc::get(context, sourceName, 0, 0)) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -1075,6 +1075,11 @@ LogicalResult Importer::importPad() {
   if (failed(inType) || failed(outType) || failed(pads))
     return failure();
   int64_t rank = inType->getRank();
+  if (outType->getRank() != rank) {
+    error() << "input " << *inType << " and output " << *outType
+            << " ranks differ";
+    return failure();
+  }
   if (static_cast<int64_t>(pads->size()) != 2 * rank) {
     error() << "paddings have " << pads->size() << " entries; expected "
             << 2 * rank << " ([rank, 2])";
@@ -1663,7 +1668,7 @@ OwningOpRef<ModuleOp> mlir::qnn::importTFLite(StringRef buffer,
   registerTFLiteImportDialects(registry);
   context->appendDialectRegistry(registry);
   context->loadAllAvailableDialects();
-  Location loc = NameLoc::get(StringAttr::get(context, sourceName));
+  Location loc = FileLineColLoc::get(context, sourceName, 0, 0);
 
   // Flatbuffers reads scalars in place: give it 16-byte aligned memory.
   std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
