@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qnn_obj_root, "test")
-config.excludes = ["Inputs", "CMakeLists.txt", "README.md", "lit.cfg.py",
+config.excludes = ["Inputs", "lit.site.cfg.py.in", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
