@@ -86,7 +86,8 @@ int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
   int64_t centered = x - inputZeroPoint;
   if (rule == RoundingRule::TFLite)
     centered = static_cast<int32_t>(centered);
-  int64_t y = static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
+  int64_t y =
+      static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
   return std::clamp(y, qmin, qmax);
 }
 
@@ -143,8 +144,7 @@ int64_t roundedAverage(int64_t sum, int64_t count) {
 }
 
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
-                           int32_t rhsZp, float outputScale,
-                           int32_t outputZp) {
+                           int32_t rhsZp, float outputScale, int32_t outputZp) {
   AddParams p;
   p.lhsOffset = -lhsZp;
   p.rhsOffset = -rhsZp;
@@ -159,8 +159,8 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
   return p;
 }
 
-int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
-                     int64_t qmin, int64_t qmax) {
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
+                     int64_t qmax) {
   int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);
   int32_t b = static_cast<int32_t>(rhs + p.rhsOffset) * (1 << p.leftShift);
   int32_t sum = multiplyByQuantizedMultiplier(a, p.lhs) +

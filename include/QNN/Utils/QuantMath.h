@@ -84,8 +84,8 @@ struct AddParams {
 };
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
-int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
-                     int64_t qmin, int64_t qmax);
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
+                     int64_t qmax);
 
 /// TFLite's quantized MUL.
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
