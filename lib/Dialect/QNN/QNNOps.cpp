@@ -28,8 +28,8 @@ int64_t WindowGeometry::outW() const {
   return (inW + padLeft + padRight - dilW * (kW - 1) - 1) / strideW + 1;
 }
 
-ActivationDims mlir::qnn::getActivationDims(DataLayout layout) {
-  if (layout == DataLayout::NCHW)
+ActivationDims mlir::qnn::getActivationDims(ActivationLayout layout) {
+  if (layout == ActivationLayout::NCHW)
     return {0, 2, 3, 1};
   return {0, 1, 2, 3};
 }
@@ -164,6 +164,25 @@ static int64_t channelOf(int64_t linearIndex, ArrayRef<int64_t> shape,
   for (size_t d = *axis + 1; d < shape.size(); ++d)
     stride *= shape[d];
   return (linearIndex / stride) % shape[*axis];
+}
+
+/// Shape inference shared by convolution and pooling.
+static RankedTensorType inferWindowResultType(RankedTensorType input,
+                                              int64_t outChannels,
+                                              const WindowGeometry &g,
+                                              ActivationLayout layout,
+                                              Type elementType) {
+  ActivationDims ad = getActivationDims(layout);
+  SmallVector<int64_t> shape(4, ShapedType::kDynamic);
+  shape[ad.n] = input.getDimSize(ad.n);
+  shape[ad.c] = outChannels;
+  bool known = !ShapedType::isDynamic(g.inH) && !ShapedType::isDynamic(g.inW) &&
+               !ShapedType::isDynamic(g.kH) && !ShapedType::isDynamic(g.kW);
+  if (known) {
+    shape[ad.h] = g.outH();
+    shape[ad.w] = g.outW();
+  }
+  return RankedTensorType::get(shape, elementType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -330,6 +349,51 @@ bool Conv2DOp::isDepthwise() {
   return groups > 1 && groups == channels;
 }
 
+RankedTensorType Conv2DOp::inferResultType(
+    RankedTensorType input, RankedTensorType weight, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+    ActivationLayout dataLayout, KernelLayout kernelLayout) {
+  ActivationDims ad = getActivationDims(dataLayout);
+  KernelDims kd = getKernelDims(kernelLayout);
+  WindowGeometry g{input.getDimSize(ad.h),
+                   input.getDimSize(ad.w),
+                   weight.getDimSize(kd.h),
+                   weight.getDimSize(kd.w),
+                   strides[0],
+                   strides[1],
+                   dilations[0],
+                   dilations[1],
+                   padding[0],
+                   padding[1],
+                   padding[2],
+                   padding[3]};
+  return inferWindowResultType(input, weight.getDimSize(kd.o), g, dataLayout,
+                               IntegerType::get(input.getContext(), 32));
+}
+
+void Conv2DOp::build(OpBuilder &builder, OperationState &state, Value input,
+                     Value weight, float inputScale, int32_t inputZeroPoint,
+                     ArrayRef<float> weightScale, int32_t weightZeroPoint,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                     ArrayRef<int64_t> dilations, int64_t groups,
+                     ActivationLayout dataLayout, KernelLayout kernelLayout) {
+  auto resultType =
+      inferResultType(cast<RankedTensorType>(input.getType()),
+                      cast<RankedTensorType>(weight.getType()), strides,
+                      padding, dilations, dataLayout, kernelLayout);
+  build(builder, state, resultType, input, weight,
+        builder.getF32FloatAttr(inputScale),
+        builder.getI32IntegerAttr(inputZeroPoint),
+        builder.getDenseF32ArrayAttr(weightScale),
+        builder.getI32IntegerAttr(weightZeroPoint),
+        builder.getDenseI64ArrayAttr(strides),
+        builder.getDenseI64ArrayAttr(padding),
+        builder.getDenseI64ArrayAttr(dilations),
+        builder.getI64IntegerAttr(groups),
+        ActivationLayoutAttr::get(builder.getContext(), dataLayout),
+        KernelLayoutAttr::get(builder.getContext(), kernelLayout));
+}
+
 LogicalResult Conv2DOp::verify() {
   auto inputType = getInput().getType();
   auto weightType = getWeight().getType();
@@ -409,6 +473,24 @@ LogicalResult Conv2DOp::verify() {
 //===----------------------------------------------------------------------===//
 // DenseOp
 //===----------------------------------------------------------------------===//
+
+RankedTensorType DenseOp::inferResultType(RankedTensorType input,
+                                          RankedTensorType weight) {
+  return RankedTensorType::get({input.getDimSize(0), weight.getDimSize(0)},
+                               IntegerType::get(input.getContext(), 32));
+}
+
+void DenseOp::build(OpBuilder &builder, OperationState &state, Value input,
+                    Value weight, float inputScale, int32_t inputZeroPoint,
+                    ArrayRef<float> weightScale, int32_t weightZeroPoint) {
+  auto resultType = inferResultType(cast<RankedTensorType>(input.getType()),
+                                    cast<RankedTensorType>(weight.getType()));
+  build(builder, state, resultType, input, weight,
+        builder.getF32FloatAttr(inputScale),
+        builder.getI32IntegerAttr(inputZeroPoint),
+        builder.getDenseF32ArrayAttr(weightScale),
+        builder.getI32IntegerAttr(weightZeroPoint));
+}
 
 LogicalResult DenseOp::verify() {
   auto inputType = getInput().getType();
@@ -537,6 +619,51 @@ template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
                    p[3]};
   return verifySpatialResult(op, g, resultType, ad);
 }
+
+static RankedTensorType inferPoolResultType(RankedTensorType input,
+                                            ArrayRef<int64_t> kernel,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> padding,
+                                            ActivationLayout dataLayout) {
+  ActivationDims ad = getActivationDims(dataLayout);
+  WindowGeometry g{input.getDimSize(ad.h),
+                   input.getDimSize(ad.w),
+                   kernel[0],
+                   kernel[1],
+                   strides[0],
+                   strides[1],
+                   1,
+                   1,
+                   padding[0],
+                   padding[1],
+                   padding[2],
+                   padding[3]};
+  return inferWindowResultType(input, input.getDimSize(ad.c), g, dataLayout,
+                               input.getElementType());
+}
+
+#define QNN_DEFINE_POOL_SHAPE_INFERENCE(PoolOp)                                \
+  RankedTensorType PoolOp::inferResultType(                                    \
+      RankedTensorType input, ArrayRef<int64_t> kernel,                        \
+      ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,                    \
+      ActivationLayout dataLayout) {                                           \
+    return inferPoolResultType(input, kernel, strides, padding, dataLayout);   \
+  }                                                                            \
+  void PoolOp::build(OpBuilder &builder, OperationState &state, Value input,   \
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,      \
+                     ArrayRef<int64_t> padding, ActivationLayout dataLayout) { \
+    auto resultType = inferResultType(cast<RankedTensorType>(input.getType()), \
+                                      kernel, strides, padding, dataLayout);   \
+    build(builder, state, resultType, input,                                   \
+          builder.getDenseI64ArrayAttr(kernel),                                \
+          builder.getDenseI64ArrayAttr(strides),                               \
+          builder.getDenseI64ArrayAttr(padding),                               \
+          ActivationLayoutAttr::get(builder.getContext(), dataLayout));        \
+  }
+
+QNN_DEFINE_POOL_SHAPE_INFERENCE(AvgPool2DOp)
+QNN_DEFINE_POOL_SHAPE_INFERENCE(MaxPool2DOp)
+#undef QNN_DEFINE_POOL_SHAPE_INFERENCE
 
 LogicalResult AvgPool2DOp::verify() { return verifyPool(*this); }
 LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
