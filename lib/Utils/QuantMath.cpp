@@ -181,4 +181,28 @@ int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
   return std::clamp(out, qmin, qmax);
 }
 
+LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
+                                       float outputScale) {
+  LeakyReluParams p;
+  float alphaRatio = inputScale * alpha / outputScale;
+  float identityRatio = inputScale / outputScale;
+  // A negative alpha flips the sign; QuantizeMultiplier handles magnitudes,
+  // so carry the sign in the multiplier (TFLite accepts alpha >= 0 only).
+  p.alpha = quantizeMultiplier(std::fabs(static_cast<double>(alphaRatio)));
+  if (alphaRatio < 0)
+    p.alpha.multiplier = -p.alpha.multiplier;
+  p.identity = quantizeMultiplier(static_cast<double>(identityRatio));
+  return p;
+}
+
+int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
+                           const LeakyReluParams &p, int32_t outputZeroPoint,
+                           int64_t qmin, int64_t qmax) {
+  int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
+  int32_t scaled = multiplyByQuantizedMultiplier(
+      centered, centered >= 0 ? p.identity : p.alpha);
+  return std::clamp<int64_t>(static_cast<int64_t>(scaled) + outputZeroPoint,
+                             qmin, qmax);
+}
+
 } // namespace mlir::qnn::math
