@@ -86,7 +86,8 @@ int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
   int64_t centered = x - inputZeroPoint;
   if (rule == RoundingRule::TFLite)
     centered = static_cast<int32_t>(centered);
-  int64_t y = static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
+  int64_t y =
+      static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
   return std::clamp(y, qmin, qmax);
 }
 
@@ -143,8 +144,7 @@ int64_t roundedAverage(int64_t sum, int64_t count) {
 }
 
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
-                           int32_t rhsZp, float outputScale,
-                           int32_t outputZp) {
+                           int32_t rhsZp, float outputScale, int32_t outputZp) {
   AddParams p;
   p.lhsOffset = -lhsZp;
   p.rhsOffset = -rhsZp;
@@ -159,8 +159,8 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
   return p;
 }
 
-int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
-                     int64_t qmin, int64_t qmax) {
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
+                     int64_t qmax) {
   int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);
   int32_t b = static_cast<int32_t>(rhs + p.rhsOffset) * (1 << p.leftShift);
   int32_t sum = multiplyByQuantizedMultiplier(a, p.lhs) +
@@ -179,6 +179,30 @@ int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
       static_cast<int64_t>(multiplyByQuantizedMultiplier(product, m)) +
       outputZp;
   return std::clamp(out, qmin, qmax);
+}
+
+LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
+                                       float outputScale) {
+  LeakyReluParams p;
+  float alphaRatio = inputScale * alpha / outputScale;
+  float identityRatio = inputScale / outputScale;
+  // A negative alpha flips the sign; QuantizeMultiplier handles magnitudes,
+  // so carry the sign in the multiplier (TFLite accepts alpha >= 0 only).
+  p.alpha = quantizeMultiplier(std::fabs(static_cast<double>(alphaRatio)));
+  if (alphaRatio < 0)
+    p.alpha.multiplier = -p.alpha.multiplier;
+  p.identity = quantizeMultiplier(static_cast<double>(identityRatio));
+  return p;
+}
+
+int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
+                           const LeakyReluParams &p, int32_t outputZeroPoint,
+                           int64_t qmin, int64_t qmax) {
+  int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
+  int32_t scaled = multiplyByQuantizedMultiplier(
+      centered, centered >= 0 ? p.identity : p.alpha);
+  return std::clamp<int64_t>(static_cast<int64_t>(scaled) + outputZeroPoint,
+                             qmin, qmax);
 }
 
 } // namespace mlir::qnn::math

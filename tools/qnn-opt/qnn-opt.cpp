@@ -1,4 +1,5 @@
-//===- qnn-opt.cpp - the qnn-mlir optimizer driver -------------------------===//
+//===- qnn-opt.cpp - the qnn-mlir optimizer driver
+//-------------------------===//
 
 #include "QNN/IR/QNNDialect.h"
 
@@ -14,6 +15,6 @@ int main(int argc, char **argv) {
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::qnn::QNNDialect>();
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "qnn-mlir optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "qnn-mlir optimizer driver\n", registry));
 }

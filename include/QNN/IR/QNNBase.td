@@ -58,7 +58,7 @@ def QNN_RoundingAttr : EnumAttr<QNN_Dialect, QNN_RoundingEnum, "rounding"> {
 
 def QNN_LayoutNHWC : I32EnumAttrCase<"NHWC", 0>;
 def QNN_LayoutNCHW : I32EnumAttrCase<"NCHW", 1>;
-def QNN_DataLayoutEnum : I32EnumAttr<"DataLayout",
+def QNN_DataLayoutEnum : I32EnumAttr<"ActivationLayout",
     "activation tensor layout", [QNN_LayoutNHWC, QNN_LayoutNCHW]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::qnn";

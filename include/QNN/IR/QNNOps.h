@@ -35,7 +35,7 @@ struct WindowGeometry {
 struct ActivationDims {
   unsigned n, h, w, c;
 };
-ActivationDims getActivationDims(DataLayout layout);
+ActivationDims getActivationDims(ActivationLayout layout);
 
 /// Index of the O, I, H and W dimensions of a kernel.
 struct KernelDims {

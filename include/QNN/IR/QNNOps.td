@@ -162,7 +162,23 @@ def QNN_Conv2DOp : QNN_Op<"conv2d", [Pure]> {
     int64_t getNumOutputChannels();
     /// Whether this is a depthwise convolution (groups == input channels).
     bool isDepthwise();
+    /// Shape inference: the i32 result type for these operands and window
+    /// attributes (dimensions that cannot be known stay dynamic).
+    static RankedTensorType inferResultType(
+        RankedTensorType input, RankedTensorType weight,
+        ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+        ArrayRef<int64_t> dilations, ActivationLayout dataLayout,
+        KernelLayout kernelLayout);
   }];
+  let builders = [
+    // Builds the op with its inferred result type.
+    OpBuilder<(ins "Value":$input, "Value":$weight, "float":$inputScale,
+                   "int32_t":$inputZeroPoint, "ArrayRef<float>":$weightScale,
+                   "int32_t":$weightZeroPoint, "ArrayRef<int64_t>":$strides,
+                   "ArrayRef<int64_t>":$padding,
+                   "ArrayRef<int64_t>":$dilations, "int64_t":$groups,
+                   "ActivationLayout":$dataLayout, "KernelLayout":$kernelLayout)>
+  ];
 }
 
 def QNN_DenseOp : QNN_Op<"dense", [Pure]> {
@@ -182,6 +198,17 @@ def QNN_DenseOp : QNN_Op<"dense", [Pure]> {
     $input `,` $weight attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Shape inference: `[N, O]` in i32.
+    static RankedTensorType inferResultType(RankedTensorType input,
+                                            RankedTensorType weight);
+  }];
+  let builders = [
+    // Builds the op with its inferred result type.
+    OpBuilder<(ins "Value":$input, "Value":$weight, "float":$inputScale,
+                   "int32_t":$inputZeroPoint, "ArrayRef<float>":$weightScale,
+                   "int32_t":$weightZeroPoint)>
+  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -237,6 +264,20 @@ class QNN_PoolOp<string mnemonic> : QNN_Op<mnemonic, [Pure]> {
   let results = (outs QNN_QTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Shape inference: the result type for this input and window.
+    static RankedTensorType inferResultType(RankedTensorType input,
+                                            ArrayRef<int64_t> kernel,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> padding,
+                                            ActivationLayout dataLayout);
+  }];
+  let builders = [
+    // Builds the op with its inferred result type.
+    OpBuilder<(ins "Value":$input, "ArrayRef<int64_t>":$kernel,
+                   "ArrayRef<int64_t>":$strides, "ArrayRef<int64_t>":$padding,
+                   "ActivationLayout":$dataLayout)>
+  ];
 }
 
 def QNN_AvgPool2DOp : QNN_PoolOp<"avg_pool2d"> {

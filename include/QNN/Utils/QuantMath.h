@@ -84,13 +84,27 @@ struct AddParams {
 };
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
-int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p,
-                     int64_t qmin, int64_t qmax);
+int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
+                     int64_t qmax);
 
 /// TFLite's quantized MUL.
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
                      QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
                      int64_t qmax);
+
+/// Parameters of TFLite's quantized LEAKY_RELU. TFLite forms both ratios in
+/// float32 (input_scale * alpha / output_scale and input_scale /
+/// output_scale) and widens them to double before QuantizeMultiplier.
+struct LeakyReluParams {
+  QuantizedMultiplier identity, alpha;
+};
+LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
+                                       float outputScale);
+/// x' = x - inZp; rescale x' by `identity` when x' >= 0, else by `alpha`
+/// (TFLite rule), plus the output zero point, clamped.
+int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
+                           const LeakyReluParams &p, int32_t outputZeroPoint,
+                           int64_t qmin, int64_t qmax);
 
 } // namespace mlir::qnn::math
 

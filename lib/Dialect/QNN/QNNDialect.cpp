@@ -1,4 +1,5 @@
-//===- QNNDialect.cpp - qnn dialect registration ---------------------------===//
+//===- QNNDialect.cpp - qnn dialect registration
+//---------------------------===//
 
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/IR/QNNOps.h"

@@ -1,4 +1,5 @@
-//===- QNNOps.cpp - qnn operator verifiers and folders ---------------------===//
+//===- QNNOps.cpp - qnn operator verifiers and folders
+//---------------------===//
 
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Utils/QuantMath.h"
@@ -27,8 +28,8 @@ int64_t WindowGeometry::outW() const {
   return (inW + padLeft + padRight - dilW * (kW - 1) - 1) / strideW + 1;
 }
 
-ActivationDims mlir::qnn::getActivationDims(DataLayout layout) {
-  if (layout == DataLayout::NCHW)
+ActivationDims mlir::qnn::getActivationDims(ActivationLayout layout) {
+  if (layout == ActivationLayout::NCHW)
     return {0, 2, 3, 1};
   return {0, 1, 2, 3};
 }
@@ -56,8 +57,8 @@ static std::string typeString(Type type) {
 
 static LogicalResult verifyScale(Operation *op, StringRef name, double scale) {
   if (!std::isfinite(scale) || scale <= 0.0)
-    return op->emitOpError() << "'" << name
-                             << "' must be finite and positive, got " << scale;
+    return op->emitOpError()
+           << "'" << name << "' must be finite and positive, got " << scale;
   return success();
 }
 
@@ -93,9 +94,9 @@ static LogicalResult verifyChannelCount(Operation *op, StringRef name,
                                         ShapedType type) {
   if (axis) {
     if (static_cast<int64_t>(*axis) >= type.getRank())
-      return op->emitOpError() << "'axis' " << *axis
-                               << " is out of range for a tensor of rank "
-                               << type.getRank();
+      return op->emitOpError()
+             << "'axis' " << *axis << " is out of range for a tensor of rank "
+             << type.getRank();
   }
   if (count == 1)
     return success();
@@ -113,18 +114,15 @@ static LogicalResult verifyChannelCount(Operation *op, StringRef name,
 static LogicalResult verifyWindowAttrs(Operation *op, ArrayRef<int64_t> strides,
                                        ArrayRef<int64_t> padding,
                                        ArrayRef<int64_t> dilations) {
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
-        return s < 1;
-      }))
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }))
     return op->emitOpError("'strides' must be two positive integers [h, w]");
-  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
-        return p < 0;
-      }))
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return op->emitOpError("'padding' must be four non-negative integers "
                            "[top, left, bottom, right]");
-  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) {
-        return d < 1;
-      }))
+  if (dilations.size() != 2 ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
     return op->emitOpError("'dilations' must be two positive integers [h, w]");
   return success();
 }
@@ -134,8 +132,7 @@ static bool dimsDiffer(int64_t a, int64_t b) {
 }
 
 /// Checks the spatial result size of a windowed op; `what` names the op kind.
-static LogicalResult verifySpatialResult(Operation *op,
-                                         const WindowGeometry &g,
+static LogicalResult verifySpatialResult(Operation *op, const WindowGeometry &g,
                                          ShapedType resultType,
                                          ActivationDims dims) {
   if (ShapedType::isDynamic(g.inH) || ShapedType::isDynamic(g.inW))
@@ -144,8 +141,8 @@ static LogicalResult verifySpatialResult(Operation *op,
   if (g.inH + g.padTop + g.padBottom < g.dilH * (g.kH - 1) + 1 ||
       g.inW + g.padLeft + g.padRight < g.dilW * (g.kW - 1) + 1)
     return op->emitOpError()
-           << "window of " << g.kH << "x" << g.kW << " (dilations "
-           << g.dilH << "x" << g.dilW << ") does not fit the padded input of "
+           << "window of " << g.kH << "x" << g.kW << " (dilations " << g.dilH
+           << "x" << g.dilW << ") does not fit the padded input of "
            << g.inH + g.padTop + g.padBottom << "x"
            << g.inW + g.padLeft + g.padRight;
   if (dimsDiffer(resultType.getDimSize(dims.h), oh) ||
@@ -167,6 +164,25 @@ static int64_t channelOf(int64_t linearIndex, ArrayRef<int64_t> shape,
   for (size_t d = *axis + 1; d < shape.size(); ++d)
     stride *= shape[d];
   return (linearIndex / stride) % shape[*axis];
+}
+
+/// Shape inference shared by convolution and pooling.
+static RankedTensorType inferWindowResultType(RankedTensorType input,
+                                              int64_t outChannels,
+                                              const WindowGeometry &g,
+                                              ActivationLayout layout,
+                                              Type elementType) {
+  ActivationDims ad = getActivationDims(layout);
+  SmallVector<int64_t> shape(4, ShapedType::kDynamic);
+  shape[ad.n] = input.getDimSize(ad.n);
+  shape[ad.c] = outChannels;
+  bool known = !ShapedType::isDynamic(g.inH) && !ShapedType::isDynamic(g.inW) &&
+               !ShapedType::isDynamic(g.kH) && !ShapedType::isDynamic(g.kW);
+  if (known) {
+    shape[ad.h] = g.outH();
+    shape[ad.w] = g.outW();
+  }
+  return RankedTensorType::get(shape, elementType);
 }
 
 //===----------------------------------------------------------------------===//
@@ -265,10 +281,11 @@ LogicalResult RequantizeOp::verify() {
                                 getAxis(), inputType)))
     return failure();
   for (double scale : getInputScale()) {
-    double real = scale / static_cast<double>(getOutputScale().convertToFloat());
+    double real =
+        scale / static_cast<double>(getOutputScale().convertToFloat());
     if (!std::isfinite(real))
-      return emitOpError() << "multiplier input_scale / output_scale = "
-                           << real << " is not finite";
+      return emitOpError() << "multiplier input_scale / output_scale = " << real
+                           << " is not finite";
   }
   return success();
 }
@@ -281,33 +298,33 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   // An identity rescale. Under the TFLite rule a multiplier of exactly 1 is
   // a left shift by one that wraps for |x| >= 2^30, so only narrow storage
   // types are certainly unchanged.
-  bool sameParams =
-      inputType == resultType &&
-      getInputZeroPoint() == getOutputZeroPoint() &&
-      llvm::all_of(getInputScale(), [&](double s) {
-        return s == static_cast<double>(outputScale);
-      });
-  if (sameParams && (elementType.getWidth() <= 16 ||
-                     getRounding() != Rounding::tflite))
+  bool sameParams = inputType == resultType &&
+                    getInputZeroPoint() == getOutputZeroPoint() &&
+                    llvm::all_of(getInputScale(), [&](double s) {
+                      return s == static_cast<double>(outputScale);
+                    });
+  if (sameParams &&
+      (elementType.getWidth() <= 16 || getRounding() != Rounding::tflite))
     return getInput();
 
   auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
   if (!input || !resultType.hasStaticShape())
     return {};
   auto [qmin, qmax] = getStorageRange(elementType);
-  bool inputUnsigned = cast<IntegerType>(inputType.getElementType()).isUnsigned();
+  bool inputUnsigned =
+      cast<IntegerType>(inputType.getElementType()).isUnsigned();
   SmallVector<math::QuantizedMultiplier> multipliers;
   for (double scale : getInputScale())
-    multipliers.push_back(math::quantizeMultiplier(
-        scale / static_cast<double>(outputScale)));
+    multipliers.push_back(
+        math::quantizeMultiplier(scale / static_cast<double>(outputScale)));
   math::RoundingRule rule = toRoundingRule(getRounding());
   SmallVector<APInt> values;
   values.reserve(resultType.getNumElements());
   int64_t index = 0;
   for (const APInt &value : input.getValues<APInt>()) {
     int64_t x = inputUnsigned ? value.getZExtValue() : value.getSExtValue();
-    int64_t c = channelOf(index, resultType.getShape(), getAxis(),
-                          multipliers.size());
+    int64_t c =
+        channelOf(index, resultType.getShape(), getAxis(), multipliers.size());
     int64_t y = math::requantize(x, getInputZeroPoint(), multipliers[c],
                                  getOutputZeroPoint(), qmin, qmax, rule);
     values.push_back(APInt(elementType.getWidth(), y, /*isSigned=*/true,
@@ -322,15 +339,59 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
 //===----------------------------------------------------------------------===//
 
 int64_t Conv2DOp::getNumOutputChannels() {
-  return getWeight().getType().getDimSize(
-      getKernelDims(getKernelLayout()).o);
+  return getWeight().getType().getDimSize(getKernelDims(getKernelLayout()).o);
 }
 
 bool Conv2DOp::isDepthwise() {
-  int64_t channels = getInput().getType().getDimSize(
-      getActivationDims(getDataLayout()).c);
+  int64_t channels =
+      getInput().getType().getDimSize(getActivationDims(getDataLayout()).c);
   int64_t groups = static_cast<int64_t>(getGroups());
   return groups > 1 && groups == channels;
+}
+
+RankedTensorType Conv2DOp::inferResultType(
+    RankedTensorType input, RankedTensorType weight, ArrayRef<int64_t> strides,
+    ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+    ActivationLayout dataLayout, KernelLayout kernelLayout) {
+  ActivationDims ad = getActivationDims(dataLayout);
+  KernelDims kd = getKernelDims(kernelLayout);
+  WindowGeometry g{input.getDimSize(ad.h),
+                   input.getDimSize(ad.w),
+                   weight.getDimSize(kd.h),
+                   weight.getDimSize(kd.w),
+                   strides[0],
+                   strides[1],
+                   dilations[0],
+                   dilations[1],
+                   padding[0],
+                   padding[1],
+                   padding[2],
+                   padding[3]};
+  return inferWindowResultType(input, weight.getDimSize(kd.o), g, dataLayout,
+                               IntegerType::get(input.getContext(), 32));
+}
+
+void Conv2DOp::build(OpBuilder &builder, OperationState &state, Value input,
+                     Value weight, float inputScale, int32_t inputZeroPoint,
+                     ArrayRef<float> weightScale, int32_t weightZeroPoint,
+                     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
+                     ArrayRef<int64_t> dilations, int64_t groups,
+                     ActivationLayout dataLayout, KernelLayout kernelLayout) {
+  auto resultType =
+      inferResultType(cast<RankedTensorType>(input.getType()),
+                      cast<RankedTensorType>(weight.getType()), strides,
+                      padding, dilations, dataLayout, kernelLayout);
+  build(builder, state, resultType, input, weight,
+        builder.getF32FloatAttr(inputScale),
+        builder.getI32IntegerAttr(inputZeroPoint),
+        builder.getDenseF32ArrayAttr(weightScale),
+        builder.getI32IntegerAttr(weightZeroPoint),
+        builder.getDenseI64ArrayAttr(strides),
+        builder.getDenseI64ArrayAttr(padding),
+        builder.getDenseI64ArrayAttr(dilations),
+        builder.getI64IntegerAttr(groups),
+        ActivationLayoutAttr::get(builder.getContext(), dataLayout),
+        KernelLayoutAttr::get(builder.getContext(), kernelLayout));
 }
 
 LogicalResult Conv2DOp::verify() {
@@ -340,9 +401,8 @@ LogicalResult Conv2DOp::verify() {
   if (inputType.getRank() != 4 || weightType.getRank() != 4 ||
       resultType.getRank() != 4)
     return emitOpError() << "expects rank-4 input, weight and result, got "
-                         << inputType.getRank() << ", "
-                         << weightType.getRank() << " and "
-                         << resultType.getRank();
+                         << inputType.getRank() << ", " << weightType.getRank()
+                         << " and " << resultType.getRank();
   if (failed(verifyScale(*this, "input_scale",
                          getInputScale().convertToFloat())) ||
       failed(verifyScales(*this, "weight_scale", getWeightScale())) ||
@@ -350,8 +410,8 @@ LogicalResult Conv2DOp::verify() {
                              inputType.getElementType())) ||
       failed(verifyZeroPoint(*this, "weight_zero_point", getWeightZeroPoint(),
                              weightType.getElementType())) ||
-      failed(verifyWindowAttrs(*this, getStrides(), getPadding(),
-                               getDilations())))
+      failed(
+          verifyWindowAttrs(*this, getStrides(), getPadding(), getDilations())))
     return failure();
   int64_t groups = getGroups();
   if (groups < 1)
@@ -371,8 +431,7 @@ LogicalResult Conv2DOp::verify() {
       return emitOpError() << "kernel has " << perGroup
                            << " input channels per group, but the input has "
                            << channels << " channels in " << groups
-                           << " groups (" << channels / groups
-                           << " per group)";
+                           << " groups (" << channels / groups << " per group)";
   }
   if (!ShapedType::isDynamic(outChannels)) {
     if (outChannels % groups != 0)
@@ -398,7 +457,14 @@ LogicalResult Conv2DOp::verify() {
                    inputType.getDimSize(ad.w),
                    weightType.getDimSize(kd.h),
                    weightType.getDimSize(kd.w),
-                   s[0], s[1], d[0], d[1], p[0], p[1], p[2], p[3]};
+                   s[0],
+                   s[1],
+                   d[0],
+                   d[1],
+                   p[0],
+                   p[1],
+                   p[2],
+                   p[3]};
   if (ShapedType::isDynamic(g.kH) || ShapedType::isDynamic(g.kW))
     return success();
   return verifySpatialResult(*this, g, resultType, ad);
@@ -407,6 +473,24 @@ LogicalResult Conv2DOp::verify() {
 //===----------------------------------------------------------------------===//
 // DenseOp
 //===----------------------------------------------------------------------===//
+
+RankedTensorType DenseOp::inferResultType(RankedTensorType input,
+                                          RankedTensorType weight) {
+  return RankedTensorType::get({input.getDimSize(0), weight.getDimSize(0)},
+                               IntegerType::get(input.getContext(), 32));
+}
+
+void DenseOp::build(OpBuilder &builder, OperationState &state, Value input,
+                    Value weight, float inputScale, int32_t inputZeroPoint,
+                    ArrayRef<float> weightScale, int32_t weightZeroPoint) {
+  auto resultType = inferResultType(cast<RankedTensorType>(input.getType()),
+                                    cast<RankedTensorType>(weight.getType()));
+  build(builder, state, resultType, input, weight,
+        builder.getF32FloatAttr(inputScale),
+        builder.getI32IntegerAttr(inputZeroPoint),
+        builder.getDenseF32ArrayAttr(weightScale),
+        builder.getI32IntegerAttr(weightZeroPoint));
+}
 
 LogicalResult DenseOp::verify() {
   auto inputType = getInput().getType();
@@ -439,8 +523,8 @@ LogicalResult DenseOp::verify() {
                          << outChannels << " (one per output channel)";
   if (dimsDiffer(resultType.getDimSize(0), inputType.getDimSize(0)) ||
       dimsDiffer(resultType.getDimSize(1), outChannels))
-    return emitOpError() << "result shape [" << resultType.getDimSize(0)
-                         << ", " << resultType.getDimSize(1)
+    return emitOpError() << "result shape [" << resultType.getDimSize(0) << ", "
+                         << resultType.getDimSize(1)
                          << "] does not match [N, O] = ["
                          << inputType.getDimSize(0) << ", " << outChannels
                          << "]";
@@ -451,19 +535,18 @@ LogicalResult DenseOp::verify() {
 // AddOp, MulOp
 //===----------------------------------------------------------------------===//
 
-template <typename BinaryOp>
-static LogicalResult verifyBinary(BinaryOp op) {
+template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   auto lhsType = op.getLhs().getType();
   auto rhsType = op.getRhs().getType();
   auto resultType = op.getOutput().getType();
   Type elementType = resultType.getElementType();
   if (lhsType.getElementType() != elementType ||
       rhsType.getElementType() != elementType)
-    return op.emitOpError() << "operands and result must share one 8-bit "
-                               "element type, got "
-                            << lhsType.getElementType() << ", "
-                            << rhsType.getElementType() << " and "
-                            << elementType;
+    return op.emitOpError()
+           << "operands and result must share one 8-bit "
+              "element type, got "
+           << lhsType.getElementType() << ", " << rhsType.getElementType()
+           << " and " << elementType;
   if (failed(verifyScale(op, "lhs_scale", op.getLhsScale().convertToFloat())) ||
       failed(verifyScale(op, "rhs_scale", op.getRhsScale().convertToFloat())) ||
       failed(verifyScale(op, "output_scale",
@@ -497,8 +580,7 @@ LogicalResult MulOp::verify() { return verifyBinary(*this); }
 // Pooling
 //===----------------------------------------------------------------------===//
 
-template <typename PoolOp>
-static LogicalResult verifyPool(PoolOp op) {
+template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
   auto inputType = op.getInput().getType();
   auto resultType = op.getOutput().getType();
   if (inputType.getRank() != 4 || resultType.getRank() != 4)
@@ -525,9 +607,63 @@ static LogicalResult verifyPool(PoolOp op) {
     return op.emitOpError("result batch and channels must equal the input's");
   WindowGeometry g{inputType.getDimSize(ad.h),
                    inputType.getDimSize(ad.w),
-                   k[0], k[1], s[0], s[1], 1, 1, p[0], p[1], p[2], p[3]};
+                   k[0],
+                   k[1],
+                   s[0],
+                   s[1],
+                   1,
+                   1,
+                   p[0],
+                   p[1],
+                   p[2],
+                   p[3]};
   return verifySpatialResult(op, g, resultType, ad);
 }
+
+static RankedTensorType inferPoolResultType(RankedTensorType input,
+                                            ArrayRef<int64_t> kernel,
+                                            ArrayRef<int64_t> strides,
+                                            ArrayRef<int64_t> padding,
+                                            ActivationLayout dataLayout) {
+  ActivationDims ad = getActivationDims(dataLayout);
+  WindowGeometry g{input.getDimSize(ad.h),
+                   input.getDimSize(ad.w),
+                   kernel[0],
+                   kernel[1],
+                   strides[0],
+                   strides[1],
+                   1,
+                   1,
+                   padding[0],
+                   padding[1],
+                   padding[2],
+                   padding[3]};
+  return inferWindowResultType(input, input.getDimSize(ad.c), g, dataLayout,
+                               input.getElementType());
+}
+
+#define QNN_DEFINE_POOL_SHAPE_INFERENCE(PoolOp)                                \
+  RankedTensorType PoolOp::inferResultType(                                    \
+      RankedTensorType input, ArrayRef<int64_t> kernel,                        \
+      ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,                    \
+      ActivationLayout dataLayout) {                                           \
+    return inferPoolResultType(input, kernel, strides, padding, dataLayout);   \
+  }                                                                            \
+  void PoolOp::build(OpBuilder &builder, OperationState &state, Value input,   \
+                     ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,      \
+                     ArrayRef<int64_t> padding, ActivationLayout dataLayout) { \
+    auto resultType = inferResultType(cast<RankedTensorType>(input.getType()), \
+                                      kernel, strides, padding, dataLayout);   \
+    build(builder, state, resultType, input,                                   \
+          builder.getDenseI64ArrayAttr(kernel),                                \
+          builder.getDenseI64ArrayAttr(strides),                               \
+          builder.getDenseI64ArrayAttr(padding),                               \
+          ActivationLayoutAttr::get(builder.getContext(), dataLayout));        \
+  }
+
+QNN_DEFINE_POOL_SHAPE_INFERENCE(AvgPool2DOp)
+QNN_DEFINE_POOL_SHAPE_INFERENCE(MaxPool2DOp)
+#undef QNN_DEFINE_POOL_SHAPE_INFERENCE
 
 LogicalResult AvgPool2DOp::verify() { return verifyPool(*this); }
 LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
@@ -544,8 +680,8 @@ LogicalResult ConcatenateOp::verify() {
   int64_t rank = resultType.getRank();
   int64_t axis = getAxis();
   if (axis < 0 || axis >= rank)
-    return emitOpError() << "'axis' " << axis
-                         << " is out of range for rank " << rank;
+    return emitOpError() << "'axis' " << axis << " is out of range for rank "
+                         << rank;
   if (getInputScales().size() != inputs.size() ||
       getInputZeroPoints().size() != inputs.size())
     return emitOpError() << "needs one input scale and zero point per input ("
@@ -567,8 +703,7 @@ LogicalResult ConcatenateOp::verify() {
                            << type.getElementType() << " but the result has "
                            << resultType.getElementType();
     if (failed(verifyZeroPoint(*this, "input_zero_points",
-                               getInputZeroPoints()[i],
-                               type.getElementType())))
+                               getInputZeroPoints()[i], type.getElementType())))
       return failure();
     if (type.getRank() != rank)
       return emitOpError() << "input " << i << " has rank " << type.getRank()
@@ -577,10 +712,10 @@ LogicalResult ConcatenateOp::verify() {
       if (d == axis)
         continue;
       if (dimsDiffer(type.getDimSize(d), resultType.getDimSize(d)))
-        return emitOpError() << "input " << i << " has size "
-                             << type.getDimSize(d) << " in dimension " << d
-                             << " but the result has "
-                             << resultType.getDimSize(d);
+        return emitOpError()
+               << "input " << i << " has size " << type.getDimSize(d)
+               << " in dimension " << d << " but the result has "
+               << resultType.getDimSize(d);
     }
     if (type.isDynamicDim(axis))
       axisDynamic = true;
@@ -588,8 +723,8 @@ LogicalResult ConcatenateOp::verify() {
       axisSum += type.getDimSize(axis);
   }
   if (!axisDynamic && dimsDiffer(axisSum, resultType.getDimSize(axis)))
-    return emitOpError() << "inputs add up to " << axisSum
-                         << " along axis " << axis << " but the result has "
+    return emitOpError() << "inputs add up to " << axisSum << " along axis "
+                         << axis << " but the result has "
                          << resultType.getDimSize(axis);
   return success();
 }

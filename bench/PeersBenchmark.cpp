@@ -1,0 +1,253 @@
+//===- PeersBenchmark.cpp - oneDNN and XNNPACK on MobileNet v1 layers -----===//
+//
+// Runs each MobileNet v1 1.0 224 convolution (int8, batch 1, NHWC,
+// requantized 8-bit output) with the peer libraries found at configure time.
+// Counters: GOPS (1 MAC = 2 ops). Threads: QNN_BENCH_THREADS (default 1) for
+// XNNPACK's pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set
+// to the same value (scripts/bench.sh does).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MobileNetLayers.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#ifdef QNN_HAVE_DNNL
+#include <oneapi/dnnl/dnnl.hpp>
+#endif
+#ifdef QNN_HAVE_XNNPACK
+#include <pthreadpool.h>
+#include <xnnpack.h>
+#endif
+
+using namespace qnn::bench;
+
+static int benchThreads() {
+  const char *env = std::getenv("QNN_BENCH_THREADS");
+  int threads = env ? std::atoi(env) : 1;
+  return threads > 0 ? threads : 1;
+}
+
+static void setCounters(benchmark::State &state, const ConvLayer &layer) {
+  state.counters["GOPS"] = benchmark::Counter(
+      2.0 * static_cast<double>(layer.macs()) * state.iterations() / 1e9,
+      benchmark::Counter::kIsRate);
+}
+
+#ifdef QNN_HAVE_DNNL
+namespace {
+/// One oneDNN int8 convolution: u8 activations, s8 weights, s32 bias,
+/// per-channel output scales, u8 output (saturating).
+struct DnnlConv {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  dnnl::convolution_forward conv;
+  dnnl::memory src, weights, bias, dst;
+
+  explicit DnnlConv(const ConvLayer &l) {
+    using namespace dnnl;
+    using dt = memory::data_type;
+    using tag = memory::format_tag;
+    int64_t groups = l.depthwise ? l.inC : 1;
+    memory::dims srcDims = {1, l.inC, l.inH, l.inW};
+    memory::dims dstDims = {1, l.outC, l.outH(), l.outW()};
+    memory::dims weightDims =
+        l.depthwise ? memory::dims{groups, 1, 1, l.kernel, l.kernel}
+                    : memory::dims{l.outC, l.inC, l.kernel, l.kernel};
+    auto srcMd = memory::desc(srcDims, dt::u8, tag::nhwc);
+    auto dstMd = memory::desc(dstDims, dt::u8, tag::nhwc);
+    auto weightAny = memory::desc(weightDims, dt::s8, tag::any);
+    auto biasMd = memory::desc({l.outC}, dt::s32, tag::x);
+    convolution_forward::desc desc(
+        prop_kind::forward_inference, algorithm::convolution_direct, srcMd,
+        weightAny, biasMd, dstMd, {l.stride, l.stride},
+        {l.padTop(), l.padLeft()}, {l.padBottom(), l.padRight()});
+    primitive_attr attr;
+    std::vector<float> scales(l.outC);
+    for (int64_t c = 0; c < l.outC; ++c)
+      scales[c] = 0.0005f + 0.00001f * static_cast<float>(c % 17);
+    attr.set_output_scales(1 << 1, scales);
+    convolution_forward::primitive_desc pd(desc, attr, engine);
+
+    src = memory(srcMd, engine);
+    dst = memory(dstMd, engine);
+    bias = memory(biasMd, engine);
+    auto plainWeightMd = memory::desc(
+        weightDims, dt::s8, l.depthwise ? tag::goihw : tag::oihw);
+    memory plainWeights(plainWeightMd, engine);
+    weights = memory(pd.weights_desc(), engine);
+
+    auto fill = [](memory &m, size_t bytes, uint32_t seed) {
+      auto data = deterministicBytes(bytes, seed);
+      std::memcpy(m.get_data_handle(), data.data(), bytes);
+    };
+    fill(src, src.get_desc().get_size(), 1);
+    fill(plainWeights, plainWeightMd.get_size(), 2);
+    std::vector<int32_t> biasValues(l.outC);
+    for (int64_t c = 0; c < l.outC; ++c)
+      biasValues[c] = static_cast<int32_t>(c * 37 % 1000) - 500;
+    std::memcpy(bias.get_data_handle(), biasValues.data(), 4 * l.outC);
+    reorder(plainWeights, weights).execute(stream, plainWeights, weights);
+    stream.wait();
+    conv = convolution_forward(pd);
+  }
+
+  void run() {
+    conv.execute(stream, {{DNNL_ARG_SRC, src},
+                          {DNNL_ARG_WEIGHTS, weights},
+                          {DNNL_ARG_BIAS, bias},
+                          {DNNL_ARG_DST, dst}});
+    stream.wait();
+  }
+};
+} // namespace
+
+static void BM_OneDNN(benchmark::State &state, ConvLayer layer) {
+  DnnlConv conv(layer);
+  for (auto _ : state)
+    conv.run();
+  setCounters(state, layer);
+}
+
+static void BM_OneDNN_EndToEnd(benchmark::State &state) {
+  std::vector<std::unique_ptr<DnnlConv>> convs;
+  int64_t macs = 0;
+  for (const ConvLayer &l : mobileNetV1Layers()) {
+    convs.push_back(std::make_unique<DnnlConv>(l));
+    macs += l.macs();
+  }
+  for (auto _ : state)
+    for (auto &c : convs)
+      c->run();
+  state.counters["GOPS"] = benchmark::Counter(
+      2.0 * static_cast<double>(macs) * state.iterations() / 1e9,
+      benchmark::Counter::kIsRate);
+}
+#endif // QNN_HAVE_DNNL
+
+#ifdef QNN_HAVE_XNNPACK
+namespace {
+/// One XNNPACK qs8 convolution (int8 activations and weights, per-tensor).
+struct XnnConv {
+  xnn_operator_t op = nullptr;
+  std::vector<uint8_t> input, output;
+  const ConvLayer layer;
+
+  XnnConv(const ConvLayer &l, pthreadpool_t pool) : layer(l) {
+    size_t groups = l.depthwise ? l.inC : 1;
+    size_t groupIn = l.depthwise ? 1 : l.inC;
+    size_t groupOut = l.depthwise ? 1 : l.outC;
+    auto kernel = deterministicBytes(
+        static_cast<size_t>(l.outC * l.kernel * l.kernel * groupIn), 2);
+    std::vector<int32_t> bias(l.outC);
+    for (int64_t c = 0; c < l.outC; ++c)
+      bias[c] = static_cast<int32_t>(c * 37 % 1000) - 500;
+    input = deterministicBytes(static_cast<size_t>(l.inH * l.inW * l.inC), 1);
+    output.resize(static_cast<size_t>(l.outH() * l.outW() * l.outC));
+    xnn_status status = xnn_create_convolution2d_nhwc_qs8(
+        l.padTop(), l.padRight(), l.padBottom(), l.padLeft(), l.kernel,
+        l.kernel, l.stride, l.stride, 1, 1, groups, groupIn, groupOut, l.inC,
+        l.outC, /*input_zero_point=*/-1, 0.5f, 0.01f,
+        reinterpret_cast<const int8_t *>(kernel.data()), bias.data(), -128,
+        0.05f, -128, 127,
+        l.depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op);
+    if (status != xnn_status_success)
+      std::abort();
+    status = xnn_setup_convolution2d_nhwc_qs8(
+        op, 1, l.inH, l.inW, reinterpret_cast<const int8_t *>(input.data()),
+        reinterpret_cast<int8_t *>(output.data()), pool);
+    if (status != xnn_status_success)
+      std::abort();
+  }
+  ~XnnConv() { xnn_delete_operator(op); }
+  void run(pthreadpool_t pool) { xnn_run_operator(op, pool); }
+};
+
+struct XnnRuntime {
+  pthreadpool_t pool = nullptr;
+  XnnRuntime() {
+    if (xnn_initialize(nullptr) != xnn_status_success)
+      std::abort();
+    int threads = benchThreads();
+    if (threads > 1)
+      pool = pthreadpool_create(threads);
+  }
+  ~XnnRuntime() {
+    if (pool)
+      pthreadpool_destroy(pool);
+  }
+};
+
+XnnRuntime &xnnRuntime() {
+  static XnnRuntime runtime;
+  return runtime;
+}
+} // namespace
+
+static void BM_XNNPACK(benchmark::State &state, ConvLayer layer) {
+  pthreadpool_t pool = xnnRuntime().pool;
+  XnnConv conv(layer, pool);
+  for (auto _ : state)
+    conv.run(pool);
+  setCounters(state, layer);
+}
+
+static void BM_XNNPACK_EndToEnd(benchmark::State &state) {
+  pthreadpool_t pool = xnnRuntime().pool;
+  std::vector<std::unique_ptr<XnnConv>> convs;
+  int64_t macs = 0;
+  for (const ConvLayer &l : mobileNetV1Layers()) {
+    convs.push_back(std::make_unique<XnnConv>(l, pool));
+    macs += l.macs();
+  }
+  for (auto _ : state)
+    for (auto &c : convs)
+      c->run(pool);
+  state.counters["GOPS"] = benchmark::Counter(
+      2.0 * static_cast<double>(macs) * state.iterations() / 1e9,
+      benchmark::Counter::kIsRate);
+}
+#endif // QNN_HAVE_XNNPACK
+
+static void registerBenchmarks() {
+  for (const ConvLayer &layer : representativeLayers()) {
+#ifdef QNN_HAVE_DNNL
+    benchmark::RegisterBenchmark(("oneDNN/" + layer.name).c_str(), BM_OneDNN,
+                                 layer)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+#endif
+#ifdef QNN_HAVE_XNNPACK
+    benchmark::RegisterBenchmark(("XNNPACK/" + layer.name).c_str(), BM_XNNPACK,
+                                 layer)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
+#endif
+    (void)layer;
+  }
+#ifdef QNN_HAVE_DNNL
+  benchmark::RegisterBenchmark("oneDNN/mobilenet_v1_convs", BM_OneDNN_EndToEnd)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+#endif
+#ifdef QNN_HAVE_XNNPACK
+  benchmark::RegisterBenchmark("XNNPACK/mobilenet_v1_convs",
+                               BM_XNNPACK_EndToEnd)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
+#endif
+}
+
+int main(int argc, char **argv) {
+  registerBenchmarks();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv))
+    return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
