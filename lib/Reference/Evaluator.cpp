@@ -48,11 +48,13 @@ double Tensor::valueAsDouble(int64_t i) const {
 bool mlir::qnn::reference::isSupportedElementType(Type type) {
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.getWidth() >= 1 && intType.getWidth() <= 64;
-  return type.isF32();
+  return type.isF32() || type.isIndex();
 }
 
 int64_t mlir::qnn::reference::wrapToType(int64_t value, Type type) {
-  auto intType = cast<IntegerType>(type);
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType) // index
+    return value;
   unsigned width = intType.getWidth();
   if (width >= 64)
     return value;
@@ -66,6 +68,13 @@ int64_t mlir::qnn::reference::wrapToType(int64_t value, Type type) {
 Evaluator::Evaluator(ModuleOp module) : module(module) {
   registerUpstreamEvaluators(*this);
   registerQNNEvaluators(*this);
+}
+
+const Tensor *Evaluator::lookupValue(Value value) const {
+  if (!frame)
+    return nullptr;
+  auto it = frame->find(value);
+  return it == frame->end() ? nullptr : &it->second;
 }
 
 void Evaluator::registerOp(StringRef opName, OpEvaluateFn fn) {
@@ -115,7 +124,12 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
   }
 
   ++callDepth;
-  llvm::scope_exit exitCall([&] { --callDepth; });
+  DenseMap<Value, Tensor> *callerFrame = frame;
+  frame = &values;
+  llvm::scope_exit exitCall([&] {
+    --callDepth;
+    frame = callerFrame;
+  });
   for (Operation &op : block) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       SmallVector<Tensor> results;

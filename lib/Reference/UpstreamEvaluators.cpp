@@ -28,7 +28,9 @@ namespace {
 
 /// Integer value of an integer attribute, read with `type`'s signedness.
 int64_t readInt(const APInt &value, Type type) {
-  auto intType = cast<IntegerType>(type);
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType) // index
+    return value.getSExtValue();
   if (intType.getWidth() == 1)
     return value.getZExtValue();
   return intType.isUnsigned() ? static_cast<int64_t>(value.getZExtValue())
@@ -77,6 +79,23 @@ LogicalResult evalConstant(Operation *op, ArrayRef<const Tensor *>,
     t.ints[0] = readInt(intAttr.getValue(), type);
   else if (auto floatAttr = dyn_cast<FloatAttr>(value))
     t.floats[0] = floatAttr.getValue().convertToFloat();
+  results.push_back(std::move(t));
+  return success();
+}
+
+/// tosa.const: the `values` attribute.
+LogicalResult evalTosaConst(Operation *op, ArrayRef<const Tensor *>,
+                            SmallVectorImpl<Tensor> &results, Evaluator &) {
+  auto values = dyn_cast_or_null<ElementsAttr>(op->getAttr("values"));
+  FailureOr<RankedTensorType> type = staticResultType(op);
+  if (failed(type))
+    return failure();
+  if (!values)
+    return op->emitError() << "reference evaluator: tosa.const without "
+                              "'values'";
+  Tensor t = Tensor::zeros(*type);
+  if (failed(fillFromElements(op, values, t)))
+    return failure();
   results.push_back(std::move(t));
   return success();
 }
@@ -232,24 +251,31 @@ LogicalResult evalEmpty(Operation *op, ArrayRef<const Tensor *>,
 }
 
 LogicalResult evalPad(Operation *op, ArrayRef<const Tensor *> operands,
-                      SmallVectorImpl<Tensor> &results, Evaluator &) {
+                      SmallVectorImpl<Tensor> &results, Evaluator &evaluator) {
   auto pad = cast<tensor::PadOp>(op);
   if (failed(requireOperands(op, operands, 1)))
     return failure();
   FailureOr<RankedTensorType> type = staticResultType(op);
   if (failed(type))
     return failure();
+  // The yield is a constant or a scalar computed before the pad.
   Value padValue = pad.getConstantPaddingValue();
   Attribute padAttr;
-  if (!padValue || !matchPattern(padValue, m_Constant(&padAttr)))
+  const Tensor *padScalar = padValue ? evaluator.lookupValue(padValue) : nullptr;
+  if (!padValue || (!matchPattern(padValue, m_Constant(&padAttr)) &&
+                    (!padScalar || padScalar->numElements() != 1)))
     return op->emitError() << "reference evaluator: tensor.pad must yield a "
-                              "constant";
+                              "constant or a value defined before it";
   if (!pad.getLow().empty() || !pad.getHigh().empty())
     return op->emitError() << "reference evaluator: dynamic padding is not "
                               "supported";
   const Tensor &in = *operands[0];
   Tensor out = Tensor::zeros(*type);
-  if (auto i = dyn_cast<IntegerAttr>(padAttr))
+  if (!padAttr && out.isFloat())
+    std::fill(out.floats.begin(), out.floats.end(), padScalar->floats[0]);
+  else if (!padAttr)
+    std::fill(out.ints.begin(), out.ints.end(), padScalar->ints[0]);
+  else if (auto i = dyn_cast<IntegerAttr>(padAttr))
     std::fill(out.ints.begin(), out.ints.end(),
               readInt(i.getValue(), out.elementType));
   else if (auto f = dyn_cast<FloatAttr>(padAttr))
@@ -266,6 +292,30 @@ LogicalResult evalPad(Operation *op, ArrayRef<const Tensor *> operands,
     else
       out.ints[o] = in.ints[linear];
   });
+  results.push_back(std::move(out));
+  return success();
+}
+
+/// tensor.extract of one element as a rank-0 value.
+LogicalResult evalExtract(Operation *op, ArrayRef<const Tensor *> operands,
+                          SmallVectorImpl<Tensor> &results, Evaluator &) {
+  if (failed(requireOperands(op, operands, operands.size())))
+    return failure();
+  const Tensor &in = *operands[0];
+  SmallVector<int64_t> strides = in.strides();
+  int64_t offset = 0;
+  for (size_t d = 0; d < in.shape.size(); ++d) {
+    int64_t i = operands[d + 1]->ints.empty() ? -1 : operands[d + 1]->ints[0];
+    if (i < 0 || i >= in.shape[d])
+      return op->emitError() << "reference evaluator: index " << i
+                             << " out of bounds for dimension " << d;
+    offset += i * strides[d];
+  }
+  Tensor out = Tensor::zeros(in.elementType, {});
+  if (in.isFloat())
+    out.floats[0] = in.floats[offset];
+  else
+    out.ints[0] = in.ints[offset];
   results.push_back(std::move(out));
   return success();
 }
@@ -331,6 +381,7 @@ LogicalResult evalCall(Operation *op, ArrayRef<const Tensor *> operands,
 
 void mlir::qnn::reference::registerUpstreamEvaluators(Evaluator &evaluator) {
   evaluator.registerOp("arith.constant", evalConstant);
+  evaluator.registerOp("tosa.const", evalTosaConst);
   evaluator.registerOp("tosa.add",
                        [](Operation *op, ArrayRef<const Tensor *> operands,
                           SmallVectorImpl<Tensor> &results, Evaluator &) {
@@ -358,6 +409,7 @@ void mlir::qnn::reference::registerUpstreamEvaluators(Evaluator &evaluator) {
   evaluator.registerOp("tensor.reshape", evalReshape);
   evaluator.registerOp("tensor.empty", evalEmpty);
   evaluator.registerOp("tensor.pad", evalPad);
+  evaluator.registerOp("tensor.extract", evalExtract);
   evaluator.registerOp("linalg.softmax", evalSoftmax);
   evaluator.registerOp("func.call", evalCall);
 }

@@ -115,7 +115,7 @@ static func::FuncOp selectEntry(ModuleOp module, StringRef name) {
 static FailureOr<Tensor> readInput(StringRef path, Type argType,
                                    unsigned index) {
   auto type = dyn_cast<RankedTensorType>(argType);
-  if (!type || !type.hasStaticShape() ||
+  if (!type || !type.hasStaticShape() || type.getElementType().isIndex() ||
       !qnn::reference::isSupportedElementType(type.getElementType())) {
     llvm::errs() << "qnn-run: argument #" << index << " has type " << argType
                  << "; only statically shaped tensors of integers or f32 "

@@ -50,7 +50,7 @@ struct Tensor {
 };
 
 /// Whether `type` is an element type the evaluator can hold (integers up to
-/// 64 bits, f32).
+/// 64 bits, index for scalar indices, f32).
 bool isSupportedElementType(Type type);
 
 /// `value` wrapped to the range of the integer type `type` (two's complement
@@ -86,8 +86,13 @@ public:
 
   ModuleOp getModule() { return module; }
 
+  /// The value computed for `value` in the function being run, or null. Lets
+  /// an op read values its regions capture (e.g. a tensor.pad yield).
+  const Tensor *lookupValue(Value value) const;
+
 private:
   ModuleOp module;
+  DenseMap<Value, Tensor> *frame = nullptr;
   llvm::StringMap<OpEvaluateFn> handlers;
   unsigned callDepth = 0;
 };
