@@ -185,9 +185,8 @@ TEST(Requantize, ReluClampBounds) {
   EXPECT_EQ(reluMin, -128);
   QuantizedMultiplier m = quantizeMultiplier(0.5);
   // 300 * 0.5 - 128 = 22, clamped to the RELU6 range [-128, -8] -> -8.
-  EXPECT_EQ(requantize(300, 0, m, -128, reluMin, relu6Max,
-                       RoundingRule::TFLite),
-            -8);
+  EXPECT_EQ(
+      requantize(300, 0, m, -128, reluMin, relu6Max, RoundingRule::TFLite), -8);
 }
 
 TEST(QuantizeFloat, RoundsHalfAwayAndClamps) {
@@ -262,7 +261,7 @@ TEST(Mul, TFLiteArithmetic) {
   QuantizedMultiplier m = computeMulMultiplier(0.5f, 0.5f, 0.5f); // 0.5
   EXPECT_EQ(m.multiplier, 1 << 30);
   EXPECT_EQ(m.shift, 0);
-  EXPECT_EQ(mulQuantized(3, 1, 0, 0, m, 0, -128, 127), 2);  // 1.5 -> 2
+  EXPECT_EQ(mulQuantized(3, 1, 0, 0, m, 0, -128, 127), 2);   // 1.5 -> 2
   EXPECT_EQ(mulQuantized(-3, 1, 0, 0, m, 0, -128, 127), -1); // -1.5 -> -1
   EXPECT_EQ(mulQuantized(100, 100, 0, 0, m, 0, -128, 127), 127);
   // ui8 with zero points: (140-128) * (20-10) * 0.5 + 5 = 65.

@@ -105,16 +105,15 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     return func.emitError()
            << "reference evaluator: only single-block functions are "
               "supported, @"
-           << func.getSymName() << " has "
-           << func.getBody().getBlocks().size();
+           << func.getSymName() << " has " << func.getBody().getBlocks().size();
   if (callDepth > 64)
     return func.emitError() << "reference evaluator: call depth exceeds 64 "
                                "(recursion?)";
   Block &block = func.getBody().front();
   if (block.getNumArguments() != arguments.size())
-    return func.emitError() << "reference evaluator: @" << func.getSymName()
-                            << " takes " << block.getNumArguments()
-                            << " arguments, got " << arguments.size();
+    return func.emitError()
+           << "reference evaluator: @" << func.getSymName() << " takes "
+           << block.getNumArguments() << " arguments, got " << arguments.size();
 
   DenseMap<Value, Tensor> values;
   for (auto [arg, tensor] : llvm::zip(block.getArguments(), arguments)) {
@@ -144,25 +143,25 @@ FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
     }
     auto it = handlers.find(op.getName().getStringRef());
     if (it == handlers.end())
-      return op.emitError() << "reference evaluator: unsupported op '"
-                            << op.getName() << "'";
+      return op.emitError()
+             << "reference evaluator: unsupported op '" << op.getName() << "'";
     SmallVector<const Tensor *> operands;
     for (Value v : op.getOperands()) {
       auto found = values.find(v);
       operands.push_back(found == values.end() ? nullptr : &found->second);
       if (!operands.back() && isa<RankedTensorType>(v.getType()))
-        return op.emitError() << "reference evaluator: operand #"
-                              << operands.size() - 1
-                              << " has no value (defined in another region?)";
+        return op.emitError()
+               << "reference evaluator: operand #" << operands.size() - 1
+               << " has no value (defined in another region?)";
     }
     SmallVector<Tensor> results;
     if (failed(it->second(&op, operands, results, *this)))
       return failure();
     if (results.size() != op.getNumResults())
-      return op.emitError() << "reference evaluator: evaluation of '"
-                            << op.getName() << "' produced " << results.size()
-                            << " values for " << op.getNumResults()
-                            << " results";
+      return op.emitError()
+             << "reference evaluator: evaluation of '" << op.getName()
+             << "' produced " << results.size() << " values for "
+             << op.getNumResults() << " results";
     for (auto [result, tensor] : llvm::zip(op.getResults(), results)) {
       if (failed(checkValueType(&op, result, tensor, "result")))
         return failure();

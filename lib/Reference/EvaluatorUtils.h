@@ -12,7 +12,8 @@
 namespace mlir::qnn::reference {
 
 /// The static ranked tensor type of result `i`, or an error.
-inline FailureOr<RankedTensorType> staticResultType(Operation *op, unsigned i = 0) {
+inline FailureOr<RankedTensorType> staticResultType(Operation *op,
+                                                    unsigned i = 0) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(i).getType());
   if (!type || !type.hasStaticShape())
     return op->emitError()
@@ -23,8 +24,9 @@ inline FailureOr<RankedTensorType> staticResultType(Operation *op, unsigned i = 
   return type;
 }
 
-inline LogicalResult requireOperands(Operation *op, ArrayRef<const Tensor *> operands,
-                              unsigned count) {
+inline LogicalResult requireOperands(Operation *op,
+                                     ArrayRef<const Tensor *> operands,
+                                     unsigned count) {
   for (unsigned i = 0; i < count; ++i)
     if (i >= operands.size() || !operands[i])
       return op->emitError()
@@ -35,7 +37,7 @@ inline LogicalResult requireOperands(Operation *op, ArrayRef<const Tensor *> ope
 /// Index into a broadcast operand of the NumPy-broadcast output element whose
 /// multi-index is `index` (right-aligned, size-1 dimensions stretch).
 inline int64_t broadcastIndex(const Tensor &operand, ArrayRef<int64_t> index,
-                       ArrayRef<int64_t> operandStrides) {
+                              ArrayRef<int64_t> operandStrides) {
   int64_t offset = 0;
   size_t rank = operand.shape.size();
   size_t outRank = index.size();
@@ -48,8 +50,9 @@ inline int64_t broadcastIndex(const Tensor &operand, ArrayRef<int64_t> index,
 }
 
 /// Visits every element of `shape` in row-major order with its multi-index.
-inline void forEachIndex(ArrayRef<int64_t> shape,
-                  llvm::function_ref<void(ArrayRef<int64_t>, int64_t)> fn) {
+inline void
+forEachIndex(ArrayRef<int64_t> shape,
+             llvm::function_ref<void(ArrayRef<int64_t>, int64_t)> fn) {
   int64_t n = 1;
   for (int64_t d : shape)
     n *= d;
@@ -65,7 +68,7 @@ inline void forEachIndex(ArrayRef<int64_t> shape,
 }
 
 inline LogicalResult checkBroadcast(Operation *op, const Tensor &operand,
-                             ArrayRef<int64_t> outShape) {
+                                    ArrayRef<int64_t> outShape) {
   if (operand.shape.size() > outShape.size())
     return op->emitError() << "reference evaluator: operand rank "
                            << operand.shape.size()

@@ -41,9 +41,8 @@ LogicalResult evalQuantize(Operation *op, ArrayRef<const Tensor *> operands,
   SmallVector<int64_t> strides = in.strides();
   for (int64_t i = 0, e = in.numElements(); i < e; ++i) {
     int64_t c = channelOf(i, strides, in.shape, q.getAxis());
-    out.ints[i] =
-        math::quantizeFloat(in.floats[i], pick(q.getScale(), c),
-                            pick(q.getZeroPoint(), c), qmin, qmax);
+    out.ints[i] = math::quantizeFloat(in.floats[i], pick(q.getScale(), c),
+                                      pick(q.getZeroPoint(), c), qmin, qmax);
   }
   results.push_back(std::move(out));
   return success();
@@ -86,10 +85,9 @@ LogicalResult evalRequantize(Operation *op, ArrayRef<const Tensor *> operands,
   SmallVector<int64_t> strides = in.strides();
   for (int64_t i = 0, e = in.numElements(); i < e; ++i) {
     int64_t c = channelOf(i, strides, in.shape, rq.getAxis());
-    out.ints[i] =
-        math::requantize(in.ints[i], inZp, pick<math::QuantizedMultiplier>(
-                                               multipliers, c),
-                         outZp, qmin, qmax, rule);
+    out.ints[i] = math::requantize(
+        in.ints[i], inZp, pick<math::QuantizedMultiplier>(multipliers, c),
+        outZp, qmin, qmax, rule);
   }
   results.push_back(std::move(out));
   return success();
@@ -97,9 +95,8 @@ LogicalResult evalRequantize(Operation *op, ArrayRef<const Tensor *> operands,
 
 /// Row-major offset of a 4-d element given its (n|o, h, w, c|i) indices and
 /// the dimension positions of the layout.
-int64_t offset4(ArrayRef<int64_t> strides, unsigned d0, int64_t i0,
-                unsigned d1, int64_t i1, unsigned d2, int64_t i2, unsigned d3,
-                int64_t i3) {
+int64_t offset4(ArrayRef<int64_t> strides, unsigned d0, int64_t i0, unsigned d1,
+                int64_t i1, unsigned d2, int64_t i2, unsigned d3, int64_t i3) {
   return i0 * strides[d0] + i1 * strides[d1] + i2 * strides[d2] +
          i3 * strides[d3];
 }
@@ -142,8 +139,8 @@ LogicalResult evalConv2D(Operation *op, ArrayRef<const Tensor *> operands,
               for (int64_t i = 0; i < channelsPerGroup; ++i) {
                 int64_t x = in.ints[offset4(is, ad.n, n, ad.h, ih, ad.w, iw,
                                             ad.c, g * channelsPerGroup + i)];
-                int64_t k = w.ints[offset4(ws, kd.o, o, kd.h, kh, kd.w, kw,
-                                           kd.i, i)];
+                int64_t k =
+                    w.ints[offset4(ws, kd.o, o, kd.h, kh, kd.w, kw, kd.i, i)];
                 acc += (x - inZp) * (k - wZp);
               }
             }
@@ -208,13 +205,13 @@ evalBinary(Operation *op, ArrayRef<const Tensor *> operands,
 LogicalResult evalAdd(Operation *op, ArrayRef<const Tensor *> operands,
                       SmallVectorImpl<Tensor> &results, Evaluator &) {
   auto add = cast<AddOp>(op);
-  math::AddParams params = math::computeAddParams(
-      add.getLhsScale().convertToFloat(),
-      static_cast<int32_t>(add.getLhsZeroPoint()),
-      add.getRhsScale().convertToFloat(),
-      static_cast<int32_t>(add.getRhsZeroPoint()),
-      add.getOutputScale().convertToFloat(),
-      static_cast<int32_t>(add.getOutputZeroPoint()));
+  math::AddParams params =
+      math::computeAddParams(add.getLhsScale().convertToFloat(),
+                             static_cast<int32_t>(add.getLhsZeroPoint()),
+                             add.getRhsScale().convertToFloat(),
+                             static_cast<int32_t>(add.getRhsZeroPoint()),
+                             add.getOutputScale().convertToFloat(),
+                             static_cast<int32_t>(add.getOutputZeroPoint()));
   return evalBinary<AddOp>(
       op, operands, results,
       [&](AddOp, int64_t a, int64_t b, int64_t qmin, int64_t qmax) {
@@ -271,8 +268,8 @@ LogicalResult evalPool(Operation *op, ArrayRef<const Tensor *> operands,
               int64_t iw = ow * strides[1] + kw - pad[1];
               if (iw < 0 || iw >= inW)
                 continue;
-              int64_t x = in.ints[offset4(is, ad.n, n, ad.h, ih, ad.w, iw,
-                                          ad.c, c)];
+              int64_t x =
+                  in.ints[offset4(is, ad.n, n, ad.h, ih, ad.w, iw, ad.c, c)];
               maxValue = count == 0 ? x : std::max(maxValue, x);
               sum += x;
               ++count;
@@ -376,16 +373,16 @@ void mlir::qnn::reference::registerQNNEvaluators(Evaluator &evaluator) {
   evaluator.registerOp(DenseOp::getOperationName(), evalDense);
   evaluator.registerOp(AddOp::getOperationName(), evalAdd);
   evaluator.registerOp(MulOp::getOperationName(), evalMul);
-  evaluator.registerOp(
-      AvgPool2DOp::getOperationName(),
-      [](Operation *op, ArrayRef<const Tensor *> operands,
-         SmallVectorImpl<Tensor> &results,
-         Evaluator &) { return evalPool(op, operands, results, true); });
-  evaluator.registerOp(
-      MaxPool2DOp::getOperationName(),
-      [](Operation *op, ArrayRef<const Tensor *> operands,
-         SmallVectorImpl<Tensor> &results,
-         Evaluator &) { return evalPool(op, operands, results, false); });
+  evaluator.registerOp(AvgPool2DOp::getOperationName(),
+                       [](Operation *op, ArrayRef<const Tensor *> operands,
+                          SmallVectorImpl<Tensor> &results, Evaluator &) {
+                         return evalPool(op, operands, results, true);
+                       });
+  evaluator.registerOp(MaxPool2DOp::getOperationName(),
+                       [](Operation *op, ArrayRef<const Tensor *> operands,
+                          SmallVectorImpl<Tensor> &results, Evaluator &) {
+                         return evalPool(op, operands, results, false);
+                       });
   evaluator.registerOp(ConcatenateOp::getOperationName(), evalConcatenate);
   evaluator.registerOp(LeakyReluOp::getOperationName(), evalLeakyRelu);
   evaluator.registerOp(HardSwishOp::getOperationName(),

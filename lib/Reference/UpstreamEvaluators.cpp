@@ -130,9 +130,9 @@ LogicalResult evalTosaBinary(Operation *op, ArrayRef<const Tensor *> operands,
     int64_t ri = broadcastIndex(rhs, index, rs);
     if (out.isFloat()) {
       float a = lhs.floats[li], b = rhs.floats[ri];
-      out.floats[linear] =
-          kind == TosaBinary::Add ? a + b : kind == TosaBinary::Sub ? a - b
-                                                                      : a * b;
+      out.floats[linear] = kind == TosaBinary::Add   ? a + b
+                           : kind == TosaBinary::Sub ? a - b
+                                                     : a * b;
       return;
     }
     // 64-bit arithmetic wrapped to the result type (TOSA leaves overflow
@@ -160,9 +160,8 @@ LogicalResult readBound(Operation *op, StringRef name, Type elementType,
                         int64_t &intValue, float &floatValue) {
   Attribute attr = op->getAttr(name);
   if (auto i = dyn_cast_or_null<IntegerAttr>(attr)) {
-    intValue = readInt(i.getValue(), elementType.isInteger()
-                                         ? elementType
-                                         : i.getType());
+    intValue = readInt(i.getValue(),
+                       elementType.isInteger() ? elementType : i.getType());
     floatValue = static_cast<float>(intValue);
     return success();
   }
@@ -261,7 +260,8 @@ LogicalResult evalPad(Operation *op, ArrayRef<const Tensor *> operands,
   // The yield is a constant or a scalar computed before the pad.
   Value padValue = pad.getConstantPaddingValue();
   Attribute padAttr;
-  const Tensor *padScalar = padValue ? evaluator.lookupValue(padValue) : nullptr;
+  const Tensor *padScalar =
+      padValue ? evaluator.lookupValue(padValue) : nullptr;
   if (!padValue || (!matchPattern(padValue, m_Constant(&padAttr)) &&
                     (!padScalar || padScalar->numElements() != 1)))
     return op->emitError() << "reference evaluator: tensor.pad must yield a "
@@ -357,16 +357,16 @@ LogicalResult evalSoftmax(Operation *op, ArrayRef<const Tensor *> operands,
 LogicalResult evalCall(Operation *op, ArrayRef<const Tensor *> operands,
                        SmallVectorImpl<Tensor> &results, Evaluator &evaluator) {
   auto call = cast<func::CallOp>(op);
-  auto callee = evaluator.getModule().lookupSymbol<func::FuncOp>(
-      call.getCalleeAttr());
+  auto callee =
+      evaluator.getModule().lookupSymbol<func::FuncOp>(call.getCalleeAttr());
   if (!callee)
     return op->emitError() << "reference evaluator: unknown callee "
                            << call.getCalleeAttr();
   SmallVector<Tensor> arguments;
   for (auto [i, operand] : llvm::enumerate(operands)) {
     if (!operand)
-      return op->emitError()
-             << "reference evaluator: call operand #" << i << " is not a tensor";
+      return op->emitError() << "reference evaluator: call operand #" << i
+                             << " is not a tensor";
     arguments.push_back(*operand);
   }
   FailureOr<SmallVector<Tensor>> returned = evaluator.run(callee, arguments);
@@ -382,24 +382,21 @@ LogicalResult evalCall(Operation *op, ArrayRef<const Tensor *> operands,
 void mlir::qnn::reference::registerUpstreamEvaluators(Evaluator &evaluator) {
   evaluator.registerOp("arith.constant", evalConstant);
   evaluator.registerOp("tosa.const", evalTosaConst);
-  evaluator.registerOp("tosa.add",
-                       [](Operation *op, ArrayRef<const Tensor *> operands,
-                          SmallVectorImpl<Tensor> &results, Evaluator &) {
-                         return evalTosaBinary(op, operands, results,
-                                               TosaBinary::Add);
-                       });
-  evaluator.registerOp("tosa.sub",
-                       [](Operation *op, ArrayRef<const Tensor *> operands,
-                          SmallVectorImpl<Tensor> &results, Evaluator &) {
-                         return evalTosaBinary(op, operands, results,
-                                               TosaBinary::Sub);
-                       });
-  evaluator.registerOp("tosa.mul",
-                       [](Operation *op, ArrayRef<const Tensor *> operands,
-                          SmallVectorImpl<Tensor> &results, Evaluator &) {
-                         return evalTosaBinary(op, operands, results,
-                                               TosaBinary::Mul);
-                       });
+  evaluator.registerOp(
+      "tosa.add", [](Operation *op, ArrayRef<const Tensor *> operands,
+                     SmallVectorImpl<Tensor> &results, Evaluator &) {
+        return evalTosaBinary(op, operands, results, TosaBinary::Add);
+      });
+  evaluator.registerOp(
+      "tosa.sub", [](Operation *op, ArrayRef<const Tensor *> operands,
+                     SmallVectorImpl<Tensor> &results, Evaluator &) {
+        return evalTosaBinary(op, operands, results, TosaBinary::Sub);
+      });
+  evaluator.registerOp(
+      "tosa.mul", [](Operation *op, ArrayRef<const Tensor *> operands,
+                     SmallVectorImpl<Tensor> &results, Evaluator &) {
+        return evalTosaBinary(op, operands, results, TosaBinary::Mul);
+      });
   evaluator.registerOp("tosa.clamp", evalClamp);
   evaluator.registerOp("tosa.cast", evalCast);
   evaluator.registerOp("tosa.reshape", evalReshape);

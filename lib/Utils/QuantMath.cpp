@@ -211,8 +211,7 @@ int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
   int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
   int32_t scaled = multiplyByQuantizedMultiplier(
       centered, centered >= 0 ? p.identity : p.alpha);
-  return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin,
-                    qmax);
+  return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin, qmax);
 }
 
 int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,

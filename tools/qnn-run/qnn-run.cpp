@@ -1,4 +1,5 @@
-//===- qnn-run.cpp - run a qnn program on raw input files ------------------===//
+//===- qnn-run.cpp - run a qnn program on raw input files
+//------------------===//
 //
 //   qnn-run --reference FILE.mlir [--entry NAME] --input A.bin ...
 //           [--output OUT0.bin ...] [--print-values]
@@ -46,11 +47,11 @@ using mlir::qnn::reference::Tensor;
 
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFilename(cl::Positional,
-                                          cl::desc("<input .mlir file>"),
-                                          cl::Required);
-static cl::opt<bool> useReference(
-    "reference", cl::desc("Execute with the exact reference evaluator"));
+static cl::opt<std::string>
+    inputFilename(cl::Positional, cl::desc("<input .mlir file>"), cl::Required);
+static cl::opt<bool>
+    useReference("reference",
+                 cl::desc("Execute with the exact reference evaluator"));
 static cl::opt<std::string>
     entryName("entry", cl::desc("Function to run (default: the only public "
                                 "function, or @main)"));
@@ -231,8 +232,7 @@ static void printResult(llvm::raw_ostream &os, unsigned index,
     hash *= 0x100000001b3ULL;
   }
   os << " sum=" << llvm::format("%.17g", sum) << " fnv1a=0x"
-     << llvm::format_hex_no_prefix(hash, 16) << " argmax=" << argmax
-     << " max=";
+     << llvm::format_hex_no_prefix(hash, 16) << " argmax=" << argmax << " max=";
   if (t.numElements() > 0)
     printValue(os, t, argmax);
   os << "\n";
