@@ -10,11 +10,13 @@ config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.qnn_obj_root, "test")
-config.excludes = ["Inputs", "lit.site.cfg.py.in", "CMakeLists.txt", "README.md", "lit.cfg.py",
+config.excludes = ["Inputs", "lib", "lit.site.cfg.py.in", "CMakeLists.txt", "README.md", "lit.cfg.py",
                    "lit.site.cfg.py"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%qnn_src_root", config.qnn_src_root))
+config.substitutions.append(
+    ("%mkbin", "python3 " + os.path.join(config.qnn_src_root, "test", "lib", "mkbin.py")))
 # Public models live beside the checkout (../shared/models); tests that read
 # them are gated on the 'shared-models' feature.
 shared_models = os.path.join(os.path.dirname(config.qnn_src_root), "shared",
@@ -30,5 +32,5 @@ llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
-tools = ["qnn-opt", "qnn-unittests", "qnn-run"]
+tools = ["qnn-opt", "qnn-run", "qnn-unittests"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

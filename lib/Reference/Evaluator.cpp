@@ -1,30 +1,40 @@
-//===- Evaluator.cpp - the interpreter core -------------------------------===//
+//===- Evaluator.cpp - exact reference evaluation of qnn programs ---------===//
 
 #include "QNN/Reference/Evaluator.h"
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
+#include "QNN/Utils/QuantUtils.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/ScopeExit.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
 
 using namespace mlir;
-using namespace mlir::qnn::reference;
+using namespace mlir::qnn;
+using namespace mlir::qnn::ref;
 
-Tensor Tensor::zeros(Type elementType, ArrayRef<int64_t> shape) {
-  Tensor t;
-  t.elementType = elementType;
-  t.shape.assign(shape.begin(), shape.end());
-  if (isa<FloatType>(elementType))
-    t.floats.assign(t.numElements(), 0.0f);
+//===----------------------------------------------------------------------===//
+// Tensor helpers
+//===----------------------------------------------------------------------===//
+
+Tensor::Tensor(Type elementType, ArrayRef<int64_t> shape)
+    : elementType(elementType), shape(shape) {
+  if (isFloat())
+    floats.assign(numElements(), 0.0f);
   else
-    t.ints.assign(t.numElements(), 0);
-  return t;
+    ints.assign(numElements(), 0);
 }
-
-Tensor Tensor::zeros(RankedTensorType type) {
-  return zeros(type.getElementType(), type.getShape());
-}
-
-bool Tensor::isFloat() const { return isa<FloatType>(elementType); }
 
 int64_t Tensor::numElements() const {
   int64_t n = 1;
@@ -35,139 +45,856 @@ int64_t Tensor::numElements() const {
 
 SmallVector<int64_t> Tensor::strides() const {
   SmallVector<int64_t> s(shape.size(), 1);
-  for (int64_t i = static_cast<int64_t>(shape.size()) - 2; i >= 0; --i)
-    s[i] = s[i + 1] * shape[i + 1];
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    s[d] = s[d + 1] * shape[d + 1];
   return s;
 }
 
-double Tensor::valueAsDouble(int64_t i) const {
-  return isFloat() ? static_cast<double>(floats[i])
-                   : static_cast<double>(ints[i]);
-}
-
-bool mlir::qnn::reference::isSupportedElementType(Type type) {
-  if (auto intType = dyn_cast<IntegerType>(type))
-    return intType.getWidth() >= 1 && intType.getWidth() <= 64;
-  return type.isF32() || type.isIndex();
-}
-
-int64_t mlir::qnn::reference::wrapToType(int64_t value, Type type) {
-  auto intType = dyn_cast<IntegerType>(type);
-  if (!intType) // index
-    return value;
+int64_t mlir::qnn::ref::wrapToType(int64_t value, Type elementType) {
+  auto intType = cast<IntegerType>(elementType);
   unsigned width = intType.getWidth();
   if (width >= 64)
     return value;
   uint64_t mask = (uint64_t(1) << width) - 1;
   uint64_t bits = static_cast<uint64_t>(value) & mask;
-  if (!intType.isUnsigned() && (bits >> (width - 1)) & 1)
-    return static_cast<int64_t>(bits | ~mask);
+  if (intType.isUnsigned() || width == 1)
+    return static_cast<int64_t>(bits);
+  if (bits & (uint64_t(1) << (width - 1)))
+    return static_cast<int64_t>(bits) - (int64_t(1) << width);
   return static_cast<int64_t>(bits);
 }
 
-Evaluator::Evaluator(ModuleOp module) : module(module) {
-  registerUpstreamEvaluators(*this);
-  registerQNNEvaluators(*this);
+int64_t mlir::qnn::ref::saturateToType(int64_t value, Type elementType) {
+  auto [qmin, qmax] = getStorageRange(elementType);
+  return std::clamp(value, qmin, qmax);
 }
 
-const Tensor *Evaluator::lookupValue(Value value) const {
-  if (!frame)
-    return nullptr;
-  auto it = frame->find(value);
-  return it == frame->end() ? nullptr : &it->second;
+int64_t mlir::qnn::ref::elementByteSize(Type type) {
+  unsigned bits = type.getIntOrFloatBitWidth();
+  return bits <= 8 ? 1 : bits / 8;
 }
 
-void Evaluator::registerOp(StringRef opName, OpEvaluateFn fn) {
-  handlers[opName] = std::move(fn);
+FailureOr<Tensor> mlir::qnn::ref::tensorFromBytes(RankedTensorType type,
+                                                  ArrayRef<char> bytes,
+                                                  std::string &error) {
+  if (!type.hasStaticShape()) {
+    error = "dynamic shapes are not supported";
+    return failure();
+  }
+  Type element = type.getElementType();
+  if (!element.isIntOrFloat() ||
+      (isa<FloatType>(element) && !element.isF32())) {
+    error = "unsupported element type";
+    return failure();
+  }
+  Tensor t(element, type.getShape());
+  int64_t size = elementByteSize(element);
+  int64_t expected = size * t.numElements();
+  if (static_cast<int64_t>(bytes.size()) != expected) {
+    error = "expected " + std::to_string(expected) + " bytes, got " +
+            std::to_string(bytes.size());
+    return failure();
+  }
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    const char *p = bytes.data() + i * size;
+    if (t.isFloat()) {
+      std::memcpy(&t.floats[i], p, 4);
+      continue;
+    }
+    uint64_t raw = 0;
+    std::memcpy(&raw, p, size); // little-endian host
+    t.ints[i] = wrapToType(static_cast<int64_t>(raw), element);
+  }
+  return t;
 }
 
-static LogicalResult checkValueType(Operation *op, Value value,
-                                    const Tensor &tensor, StringRef what) {
-  auto type = dyn_cast<RankedTensorType>(value.getType());
-  if (!type)
-    return success(); // Not a tensor (e.g. !tosa.shape): nothing to check.
-  if (type.getElementType() != tensor.elementType ||
-      (type.hasStaticShape() &&
-       ArrayRef<int64_t>(type.getShape()) != ArrayRef<int64_t>(tensor.shape)))
-    return op->emitError() << "reference evaluator: " << what << " of type "
-                           << type << " got a value of shape ["
-                           << tensor.shape.size() << "-d] and element type "
-                           << tensor.elementType;
+std::vector<char> mlir::qnn::ref::tensorToBytes(const Tensor &t) {
+  int64_t size = elementByteSize(t.elementType);
+  std::vector<char> bytes(size * t.numElements());
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    char *p = bytes.data() + i * size;
+    if (t.isFloat()) {
+      std::memcpy(p, &t.floats[i], 4);
+    } else {
+      uint64_t raw = static_cast<uint64_t>(t.ints[i]);
+      std::memcpy(p, &raw, size);
+    }
+  }
+  return bytes;
+}
+
+/// Reads an integer element of an attribute honouring the type's signedness.
+static int64_t apIntValue(const APInt &v, Type type) {
+  auto intType = cast<IntegerType>(type);
+  if (intType.isUnsigned() || intType.getWidth() == 1)
+    return static_cast<int64_t>(v.getZExtValue());
+  return v.getSExtValue();
+}
+
+static FailureOr<Tensor> tensorFromAttr(Operation *op, Attribute attr) {
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    auto type = cast<ShapedType>(dense.getType());
+    Tensor t(type.getElementType(), type.getShape());
+    if (t.isFloat()) {
+      if (!type.getElementType().isF32())
+        return op->emitError("only f32 float constants are supported");
+      int64_t i = 0;
+      for (const APFloat &v : dense.getValues<APFloat>())
+        t.floats[i++] = v.convertToFloat();
+    } else if (isa<IntegerType>(type.getElementType())) {
+      int64_t i = 0;
+      for (const APInt &v : dense.getValues<APInt>())
+        t.ints[i++] = apIntValue(v, type.getElementType());
+    } else {
+      return op->emitError("unsupported constant element type");
+    }
+    return t;
+  }
+  if (auto intAttr = dyn_cast<IntegerAttr>(attr)) {
+    Tensor t(intAttr.getType(), {});
+    if (isa<IndexType>(intAttr.getType())) {
+      t.elementType = IntegerType::get(op->getContext(), 64);
+      t.ints = {intAttr.getInt()};
+    } else {
+      t.ints = {apIntValue(intAttr.getValue(), intAttr.getType())};
+    }
+    return t;
+  }
+  if (auto floatAttr = dyn_cast<FloatAttr>(attr)) {
+    Tensor t(floatAttr.getType(), {});
+    t.floats = {static_cast<float>(floatAttr.getValueAsDouble())};
+    return t;
+  }
+  if (isa<DenseResourceElementsAttr>(attr))
+    return op->emitError(
+        "dense_resource constants are not supported by the reference");
+  return op->emitError("unsupported constant attribute");
+}
+
+static RankedTensorType resultType(Operation *op, unsigned i = 0) {
+  return dyn_cast<RankedTensorType>(op->getResult(i).getType());
+}
+
+/// Index of the element at `index` of a tensor broadcast to `outShape`.
+static int64_t broadcastIndex(const Tensor &t, ArrayRef<int64_t> outShape,
+                              int64_t linear) {
+  SmallVector<int64_t> strides = t.strides();
+  int64_t rankDiff = static_cast<int64_t>(outShape.size()) - t.shape.size();
+  int64_t offset = 0;
+  for (int64_t d = outShape.size() - 1; d >= 0; --d) {
+    int64_t coord = linear % outShape[d];
+    linear /= outShape[d];
+    int64_t td = d - rankDiff;
+    if (td < 0)
+      continue;
+    if (t.shape[td] != 1)
+      offset += coord * strides[td];
+  }
+  return offset;
+}
+
+//===----------------------------------------------------------------------===//
+// Windowed ops (convolution and pooling)
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Accessor for a 4-D activation tensor in either layout.
+struct Activation4D {
+  const Tensor &t;
+  ActivationDims dims;
+  SmallVector<int64_t> strides;
+  Activation4D(const Tensor &t, ActivationLayout layout)
+      : t(t), dims(getActivationDims(layout)), strides(t.strides()) {}
+  int64_t n() const { return t.shape[dims.n]; }
+  int64_t h() const { return t.shape[dims.h]; }
+  int64_t w() const { return t.shape[dims.w]; }
+  int64_t c() const { return t.shape[dims.c]; }
+  int64_t offset(int64_t n, int64_t h, int64_t w, int64_t c) const {
+    return n * strides[dims.n] + h * strides[dims.h] + w * strides[dims.w] +
+           c * strides[dims.c];
+  }
+};
+} // namespace
+
+static LogicalResult evalConv2D(Conv2DOp op, ArrayRef<Tensor> operands,
+                                SmallVectorImpl<Tensor> &results) {
+  const Tensor &input = operands[0], &weight = operands[1];
+  Activation4D in(input, op.getDataLayout());
+  KernelDims kd = getKernelDims(op.getKernelLayout());
+  SmallVector<int64_t> wStrides = weight.strides();
+  Tensor out(resultType(op).getElementType(), resultType(op).getShape());
+  Activation4D o(out, op.getDataLayout());
+  int64_t groups = static_cast<int64_t>(op.getGroups());
+  int64_t outChannels = weight.shape[kd.o];
+  int64_t perGroupIn = weight.shape[kd.i];
+  int64_t perGroupOut = outChannels / groups;
+  int64_t kh = weight.shape[kd.h], kw = weight.shape[kd.w];
+  ArrayRef<int64_t> s = op.getStrides(), p = op.getPadding(),
+                    d = op.getDilations();
+  int64_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+  int64_t wZp = static_cast<int32_t>(op.getWeightZeroPoint());
+  for (int64_t n = 0; n < o.n(); ++n)
+    for (int64_t oh = 0; oh < o.h(); ++oh)
+      for (int64_t ow = 0; ow < o.w(); ++ow)
+        for (int64_t oc = 0; oc < outChannels; ++oc) {
+          int64_t g = oc / perGroupOut;
+          int64_t acc = 0;
+          for (int64_t y = 0; y < kh; ++y) {
+            int64_t ih = oh * s[0] + y * d[0] - p[0];
+            if (ih < 0 || ih >= in.h())
+              continue;
+            for (int64_t x = 0; x < kw; ++x) {
+              int64_t iw = ow * s[1] + x * d[1] - p[1];
+              if (iw < 0 || iw >= in.w())
+                continue;
+              for (int64_t i = 0; i < perGroupIn; ++i) {
+                int64_t a =
+                    input.ints[in.offset(n, ih, iw, g * perGroupIn + i)] - inZp;
+                int64_t b =
+                    weight.ints[oc * wStrides[kd.o] + i * wStrides[kd.i] +
+                                y * wStrides[kd.h] + x * wStrides[kd.w]] -
+                    wZp;
+                acc += a * b;
+              }
+            }
+          }
+          out.ints[o.offset(n, oh, ow, oc)] = wrapToType(acc, out.elementType);
+        }
+  results.push_back(std::move(out));
   return success();
 }
 
-FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
-                                              ArrayRef<Tensor> arguments) {
-  if (func.isExternal())
-    return func.emitError() << "reference evaluator: function @"
-                            << func.getSymName() << " has no body";
-  if (!func.getBody().hasOneBlock())
-    return func.emitError()
-           << "reference evaluator: only single-block functions are "
-              "supported, @"
-           << func.getSymName() << " has " << func.getBody().getBlocks().size();
-  if (callDepth > 64)
-    return func.emitError() << "reference evaluator: call depth exceeds 64 "
-                               "(recursion?)";
-  Block &block = func.getBody().front();
-  if (block.getNumArguments() != arguments.size())
-    return func.emitError()
-           << "reference evaluator: @" << func.getSymName() << " takes "
-           << block.getNumArguments() << " arguments, got " << arguments.size();
+template <typename PoolOp>
+static LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> operands,
+                              SmallVectorImpl<Tensor> &results, bool average) {
+  const Tensor &input = operands[0];
+  Activation4D in(input, op.getDataLayout());
+  Tensor out(resultType(op).getElementType(), resultType(op).getShape());
+  Activation4D o(out, op.getDataLayout());
+  ArrayRef<int64_t> k = op.getKernel(), s = op.getStrides(),
+                    p = op.getPadding();
+  for (int64_t n = 0; n < o.n(); ++n)
+    for (int64_t oh = 0; oh < o.h(); ++oh)
+      for (int64_t ow = 0; ow < o.w(); ++ow)
+        for (int64_t c = 0; c < o.c(); ++c) {
+          int64_t sum = 0, count = 0;
+          int64_t best = std::numeric_limits<int64_t>::min();
+          for (int64_t y = 0; y < k[0]; ++y) {
+            int64_t ih = oh * s[0] + y - p[0];
+            if (ih < 0 || ih >= in.h())
+              continue;
+            for (int64_t x = 0; x < k[1]; ++x) {
+              int64_t iw = ow * s[1] + x - p[1];
+              if (iw < 0 || iw >= in.w())
+                continue;
+              int64_t v = input.ints[in.offset(n, ih, iw, c)];
+              sum += v;
+              best = std::max(best, v);
+              ++count;
+            }
+          }
+          int64_t value = average ? math::roundedAverage(sum, count) : best;
+          out.ints[o.offset(n, oh, ow, c)] =
+              saturateToType(value, out.elementType);
+        }
+  results.push_back(std::move(out));
+  return success();
+}
 
-  DenseMap<Value, Tensor> values;
-  for (auto [arg, tensor] : llvm::zip(block.getArguments(), arguments)) {
-    if (failed(checkValueType(func, arg, tensor, "argument")))
-      return failure();
-    values[arg] = tensor;
+//===----------------------------------------------------------------------===//
+// qnn ops
+//===----------------------------------------------------------------------===//
+
+static int64_t channelIndex(int64_t linear, ArrayRef<int64_t> shape,
+                            std::optional<uint64_t> axis, size_t count) {
+  if (count == 1 || !axis)
+    return 0;
+  int64_t stride = 1;
+  for (size_t d = *axis + 1; d < shape.size(); ++d)
+    stride *= shape[d];
+  return (linear / stride) % shape[*axis];
+}
+
+static void registerQNNOps(Evaluator &e) {
+  e.registerOp(
+      "qnn.quantize",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<QuantizeOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        for (int64_t i = 0; i < r.numElements(); ++i) {
+          int64_t cs =
+              channelIndex(i, r.shape, op.getAxis(), op.getScale().size());
+          int64_t cz =
+              channelIndex(i, r.shape, op.getAxis(), op.getZeroPoint().size());
+          r.ints[i] = math::quantizeFloat(in[0].floats[i], op.getScale()[cs],
+                                          op.getZeroPoint()[cz], qmin, qmax);
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
+      "qnn.dequantize",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<DequantizeOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        for (int64_t i = 0; i < r.numElements(); ++i) {
+          int64_t cs =
+              channelIndex(i, r.shape, op.getAxis(), op.getScale().size());
+          int64_t cz =
+              channelIndex(i, r.shape, op.getAxis(), op.getZeroPoint().size());
+          r.floats[i] = math::dequantizeValue(in[0].ints[i], op.getScale()[cs],
+                                              op.getZeroPoint()[cz]);
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
+      "qnn.requantize",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<RequantizeOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        float outputScale = op.getOutputScale().convertToFloat();
+        SmallVector<math::QuantizedMultiplier> multipliers;
+        for (double scale : op.getInputScale())
+          multipliers.push_back(math::requantizeMultiplier(scale, outputScale));
+        math::RoundingRule rule = toRoundingRule(op.getRounding());
+        for (int64_t i = 0; i < r.numElements(); ++i) {
+          int64_t c =
+              channelIndex(i, r.shape, op.getAxis(), multipliers.size());
+          r.ints[i] = math::requantize(
+              in[0].ints[i], static_cast<int32_t>(op.getInputZeroPoint()),
+              multipliers[c], static_cast<int32_t>(op.getOutputZeroPoint()),
+              qmin, qmax, rule);
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp("qnn.conv2d",
+               [](Operation *raw, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return evalConv2D(cast<Conv2DOp>(raw), in, out);
+               });
+  e.registerOp(
+      "qnn.dense",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<DenseOp>(raw);
+        const Tensor &x = in[0], &w = in[1];
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        int64_t batch = x.shape[0], depth = x.shape[1], outC = w.shape[0];
+        int64_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+        int64_t wZp = static_cast<int32_t>(op.getWeightZeroPoint());
+        for (int64_t n = 0; n < batch; ++n)
+          for (int64_t o = 0; o < outC; ++o) {
+            int64_t acc = 0;
+            for (int64_t k = 0; k < depth; ++k)
+              acc += (x.ints[n * depth + k] - inZp) *
+                     (w.ints[o * depth + k] - wZp);
+            r.ints[n * outC + o] = wrapToType(acc, r.elementType);
+          }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
+      "qnn.add",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<AddOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::AddParams params = math::computeAddParams(
+            op.getLhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getLhsZeroPoint()),
+            op.getRhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getRhsZeroPoint()),
+            op.getOutputScale().convertToFloat(),
+            static_cast<int32_t>(op.getOutputZeroPoint()));
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] =
+              math::addQuantized(in[0].ints[broadcastIndex(in[0], r.shape, i)],
+                                 in[1].ints[broadcastIndex(in[1], r.shape, i)],
+                                 params, qmin, qmax);
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
+      "qnn.mul",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<MulOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::QuantizedMultiplier m =
+            math::computeMulMultiplier(op.getLhsScale().convertToFloat(),
+                                       op.getRhsScale().convertToFloat(),
+                                       op.getOutputScale().convertToFloat());
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] = math::mulQuantized(
+              in[0].ints[broadcastIndex(in[0], r.shape, i)],
+              in[1].ints[broadcastIndex(in[1], r.shape, i)],
+              static_cast<int32_t>(op.getLhsZeroPoint()),
+              static_cast<int32_t>(op.getRhsZeroPoint()), m,
+              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax);
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp("qnn.avg_pool2d",
+               [](Operation *raw, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return evalPool(cast<AvgPool2DOp>(raw), in, out,
+                                 /*average=*/true);
+               });
+  e.registerOp("qnn.max_pool2d",
+               [](Operation *raw, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return evalPool(cast<MaxPool2DOp>(raw), in, out,
+                                 /*average=*/false);
+               });
+  e.registerOp(
+      "qnn.concatenate",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<ConcatenateOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        int64_t axis = static_cast<int64_t>(op.getAxis());
+        float outScale = op.getOutputScale().convertToFloat();
+        int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+        int64_t outer = 1, inner = 1;
+        for (int64_t d = 0; d < axis; ++d)
+          outer *= r.shape[d];
+        for (size_t d = axis + 1; d < r.shape.size(); ++d)
+          inner *= r.shape[d];
+        int64_t offset = 0;
+        for (auto [i, t] : llvm::enumerate(in)) {
+          float inScale = op.getInputScales()[i];
+          int32_t inZp = op.getInputZeroPoints()[i];
+          bool copy = inScale == outScale && inZp == outZp;
+          int64_t slab = t.shape[axis] * inner;
+          for (int64_t o = 0; o < outer; ++o)
+            for (int64_t j = 0; j < slab; ++j) {
+              int64_t v = t.ints[o * slab + j];
+              r.ints[o * r.shape[axis] * inner + offset + j] =
+                  copy ? v
+                       : math::concatRescale(v, inScale, inZp, outScale, outZp,
+                                             qmin, qmax);
+            }
+          offset += slab;
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
+      "qnn.leaky_relu",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<LeakyReluOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::LeakyReluParams params = math::computeLeakyReluParams(
+            op.getInputScale().convertToFloat(), op.getAlpha().convertToFloat(),
+            op.getOutputScale().convertToFloat());
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] = math::leakyReluQuantized(
+              in[0].ints[i], static_cast<int32_t>(op.getInputZeroPoint()),
+              params, static_cast<int32_t>(op.getOutputZeroPoint()), qmin,
+              qmax);
+        out.push_back(std::move(r));
+        return success();
+      });
+  auto registerTable = [&e](StringRef name,
+                            std::function<float(float)> function) {
+    e.registerOp(
+        name,
+        [function](Operation *op, ArrayRef<Tensor> in,
+                   SmallVectorImpl<Tensor> &out) -> LogicalResult {
+          auto attr = [&](StringRef n) { return op->getAttr(n); };
+          float inScale =
+              cast<FloatAttr>(attr("input_scale")).getValueAsDouble();
+          float outScale =
+              cast<FloatAttr>(attr("output_scale")).getValueAsDouble();
+          int32_t inZp = cast<IntegerAttr>(attr("input_zero_point")).getInt();
+          int32_t outZp = cast<IntegerAttr>(attr("output_zero_point")).getInt();
+          Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+          bool inSigned = !in[0].elementType.isUnsignedInteger();
+          bool outSigned = !r.elementType.isUnsignedInteger();
+          // The table is indexed by the input byte; the output range is the
+          // result type's, so build with the input's signedness and clamp to
+          // the output's (equal for all TFLite models).
+          std::array<int32_t, 256> table = math::buildLookupTable(
+              inSigned, inScale, inZp, outScale, outZp, function);
+          auto [qmin, qmax] = getStorageRange(r.elementType);
+          (void)outSigned;
+          for (int64_t i = 0; i < r.numElements(); ++i)
+            r.ints[i] = std::clamp<int64_t>(
+                table[static_cast<uint8_t>(in[0].ints[i])], qmin, qmax);
+          out.push_back(std::move(r));
+          return success();
+        });
+  };
+  registerTable("qnn.hardswish", math::hardSwish);
+  registerTable("qnn.sigmoid", math::sigmoid);
+  registerTable("qnn.tanh", [](float x) { return std::tanh(x); });
+}
+
+//===----------------------------------------------------------------------===//
+// Upstream ops
+//===----------------------------------------------------------------------===//
+
+/// Shape of a result that keeps the data and only renames the shape.
+static LogicalResult reshapeLike(Operation *op, ArrayRef<Tensor> in,
+                                 SmallVectorImpl<Tensor> &out) {
+  RankedTensorType type = resultType(op);
+  if (!type || !type.hasStaticShape())
+    return op->emitError("reference needs a static result shape");
+  Tensor r = in[0];
+  r.shape.assign(type.getShape().begin(), type.getShape().end());
+  if (r.numElements() != in[0].numElements())
+    return op->emitError("reshape changes the number of elements");
+  out.push_back(std::move(r));
+  return success();
+}
+
+template <typename Fn>
+static LogicalResult elementwiseBinary(Operation *op, ArrayRef<Tensor> in,
+                                       SmallVectorImpl<Tensor> &out, Fn fn) {
+  RankedTensorType type = resultType(op);
+  Tensor r(type.getElementType(), type.getShape());
+  for (int64_t i = 0; i < r.numElements(); ++i) {
+    int64_t a = broadcastIndex(in[0], r.shape, i);
+    int64_t b = broadcastIndex(in[1], r.shape, i);
+    if (r.isFloat())
+      r.floats[i] =
+          static_cast<float>(fn(static_cast<double>(in[0].floats[a]),
+                                static_cast<double>(in[1].floats[b])));
+    else
+      r.ints[i] =
+          wrapToType(static_cast<int64_t>(fn(in[0].ints[a], in[1].ints[b])),
+                     r.elementType);
   }
+  out.push_back(std::move(r));
+  return success();
+}
 
-  ++callDepth;
-  DenseMap<Value, Tensor> *callerFrame = frame;
-  frame = &values;
-  llvm::scope_exit exitCall([&] {
-    --callDepth;
-    frame = callerFrame;
-  });
-  for (Operation &op : block) {
+static void registerUpstreamOps(Evaluator &e) {
+  e.registerOp("arith.constant",
+               [](Operation *op, ArrayRef<Tensor>,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 FailureOr<Tensor> t =
+                     tensorFromAttr(op, cast<arith::ConstantOp>(op).getValue());
+                 if (failed(t))
+                   return failure();
+                 out.push_back(std::move(*t));
+                 return success();
+               });
+  e.registerOp("tosa.const",
+               [](Operation *op, ArrayRef<Tensor>,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 FailureOr<Tensor> t =
+                     tensorFromAttr(op, op->getAttr("values"));
+                 if (failed(t))
+                   return failure();
+                 out.push_back(std::move(*t));
+                 return success();
+               });
+  e.registerOp("tensor.empty",
+               [](Operation *op, ArrayRef<Tensor>,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 RankedTensorType type = resultType(op);
+                 if (!type.hasStaticShape())
+                   return op->emitError(
+                       "reference needs a static result shape");
+                 out.push_back(Tensor(type.getElementType(), type.getShape()));
+                 return success();
+               });
+  e.registerOp("tensor.extract",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 const Tensor &t = in[0];
+                 SmallVector<int64_t> strides = t.strides();
+                 int64_t offset = 0;
+                 for (size_t d = 0; d < strides.size(); ++d)
+                   offset += in[d + 1].ints[0] * strides[d];
+                 Tensor r(t.elementType, {});
+                 if (t.isFloat())
+                   r.floats = {t.floats[offset]};
+                 else
+                   r.ints = {t.ints[offset]};
+                 out.push_back(std::move(r));
+                 return success();
+               });
+  e.registerOp("tensor.collapse_shape", reshapeLike);
+  e.registerOp("tensor.expand_shape", reshapeLike);
+  e.registerOp("tensor.reshape", reshapeLike);
+  e.registerOp("tosa.reshape", reshapeLike);
+  e.registerOp("tosa.const_shape",
+               [](Operation *op, ArrayRef<Tensor>,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 out.push_back(
+                     Tensor(IntegerType::get(op->getContext(), 64), {0}));
+                 return success();
+               });
+  e.registerOp("tosa.add",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return elementwiseBinary(op, in, out,
+                                          [](auto a, auto b) { return a + b; });
+               });
+  e.registerOp("tosa.sub",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return elementwiseBinary(op, in, out,
+                                          [](auto a, auto b) { return a - b; });
+               });
+  e.registerOp("tosa.mul",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 // TOSA MUL on i32 with shift > 0: (a * b + 2^(shift-1)) >>
+                 // shift.
+                 int64_t shift =
+                     in.size() > 2 && !in[2].ints.empty() ? in[2].ints[0] : 0;
+                 if (shift < 0 || shift > 62)
+                   return op->emitError()
+                          << "reference evaluator: tosa.mul shift " << shift
+                          << " is out of range";
+                 return elementwiseBinary(op, in, out, [shift](auto a, auto b) {
+                   auto product = a * b;
+                   if constexpr (std::is_integral_v<decltype(product)>)
+                     if (shift > 0)
+                       product =
+                           (product + (int64_t(1) << (shift - 1))) >> shift;
+                   return product;
+                 });
+               });
+  e.registerOp("tosa.clamp",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 Tensor r = in[0];
+                 Attribute minAttr = op->getAttr("min_val"),
+                           maxAttr = op->getAttr("max_val");
+                 if (r.isFloat()) {
+                   float lo = cast<FloatAttr>(minAttr).getValueAsDouble();
+                   float hi = cast<FloatAttr>(maxAttr).getValueAsDouble();
+                   for (float &v : r.floats)
+                     v = std::min(std::max(v, lo), hi);
+                 } else {
+                   int64_t lo = apIntValue(
+                       cast<IntegerAttr>(minAttr).getValue(), r.elementType);
+                   int64_t hi = apIntValue(
+                       cast<IntegerAttr>(maxAttr).getValue(), r.elementType);
+                   for (int64_t &v : r.ints)
+                     v = std::clamp(v, lo, hi);
+                 }
+                 out.push_back(std::move(r));
+                 return success();
+               });
+  e.registerOp("tosa.cast",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 RankedTensorType type = resultType(op);
+                 Tensor r(type.getElementType(), type.getShape());
+                 const Tensor &x = in[0];
+                 for (int64_t i = 0; i < r.numElements(); ++i) {
+                   if (r.isFloat())
+                     r.floats[i] = x.isFloat() ? x.floats[i]
+                                               : static_cast<float>(x.ints[i]);
+                   else if (!x.isFloat())
+                     r.ints[i] =
+                         wrapToType(x.ints[i], r.elementType); // TOSA: truncate
+                   else {
+                     auto [qmin, qmax] = getStorageRange(r.elementType);
+                     r.ints[i] = math::castFloatToInt(x.floats[i], qmin, qmax);
+                   }
+                 }
+                 out.push_back(std::move(r));
+                 return success();
+               });
+  auto transpose = [](Operation *op, const Tensor &x, ArrayRef<int64_t> perm,
+                      SmallVectorImpl<Tensor> &out) -> LogicalResult {
+    RankedTensorType type = resultType(op);
+    Tensor r(type.getElementType(), type.getShape());
+    SmallVector<int64_t> inStrides = x.strides();
+    for (int64_t i = 0; i < r.numElements(); ++i) {
+      int64_t linear = i, offset = 0;
+      for (int64_t d = r.shape.size() - 1; d >= 0; --d) {
+        int64_t coord = linear % r.shape[d];
+        linear /= r.shape[d];
+        offset += coord * inStrides[perm[d]];
+      }
+      if (r.isFloat())
+        r.floats[i] = x.floats[offset];
+      else
+        r.ints[i] = x.ints[offset];
+    }
+    out.push_back(std::move(r));
+    return success();
+  };
+  e.registerOp("tosa.transpose",
+               [transpose](Operation *op, ArrayRef<Tensor> in,
+                           SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 auto perms = op->getAttrOfType<DenseI32ArrayAttr>("perms");
+                 if (!perms)
+                   return op->emitError("tosa.transpose without 'perms'");
+                 SmallVector<int64_t> perm(perms.asArrayRef().begin(),
+                                           perms.asArrayRef().end());
+                 return transpose(op, in[0], perm, out);
+               });
+  e.registerOp("linalg.transpose",
+               [transpose](Operation *op, ArrayRef<Tensor> in,
+                           SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 auto t = cast<linalg::TransposeOp>(op);
+                 return transpose(op, in[0], t.getPermutation(), out);
+               });
+  e.registerOp("linalg.softmax",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 auto softmax = cast<linalg::SoftmaxOp>(op);
+                 Tensor r = in[0];
+                 if (!r.isFloat())
+                   return op->emitError("softmax needs a float input");
+                 int64_t dim = softmax.getDimension();
+                 int64_t inner = 1;
+                 for (size_t d = dim + 1; d < r.shape.size(); ++d)
+                   inner *= r.shape[d];
+                 int64_t len = r.shape[dim];
+                 int64_t outer = r.numElements() / (len * inner);
+                 for (int64_t o = 0; o < outer; ++o)
+                   for (int64_t j = 0; j < inner; ++j) {
+                     auto at = [&](int64_t k) -> float & {
+                       return r.floats[(o * len + k) * inner + j];
+                     };
+                     float maxValue = -std::numeric_limits<float>::infinity();
+                     for (int64_t k = 0; k < len; ++k)
+                       maxValue = std::max(maxValue, at(k));
+                     float sum = 0.0f;
+                     for (int64_t k = 0; k < len; ++k) {
+                       at(k) = std::exp(at(k) - maxValue);
+                       sum += at(k);
+                     }
+                     for (int64_t k = 0; k < len; ++k)
+                       at(k) /= sum;
+                   }
+                 out.push_back(std::move(r));
+                 return success();
+               });
+}
+
+//===----------------------------------------------------------------------===//
+// Evaluator
+//===----------------------------------------------------------------------===//
+
+Evaluator::Evaluator() {
+  registerQNNOps(*this);
+  registerUpstreamOps(*this);
+}
+
+void Evaluator::registerOp(StringRef name, OpEvaluator evaluator) {
+  evaluators[name] = std::move(evaluator);
+}
+
+FailureOr<SmallVector<Tensor>> Evaluator::run(func::FuncOp func,
+                                              ArrayRef<Tensor> inputs) {
+  if (func.isExternal())
+    return func.emitError("cannot evaluate an external function");
+  if (inputs.size() != func.getNumArguments())
+    return func.emitError() << "expected " << func.getNumArguments()
+                            << " inputs, got " << inputs.size();
+  llvm::DenseMap<Value, Tensor> values;
+  Block &entry = func.getBody().front();
+  for (auto [arg, input] : llvm::zip(entry.getArguments(), inputs))
+    values[arg] = input;
+
+  // The pad value of a tensor.pad comes from its region's yield.
+  auto evalPad = [&](tensor::PadOp pad) -> LogicalResult {
+    Value yielded = pad.getConstantPaddingValue();
+    if (!yielded)
+      return pad.emitError("reference supports only a constant pad value");
+    Tensor padValue;
+    if (auto it = values.find(yielded); it != values.end()) {
+      padValue = it->second;
+    } else if (auto constant = yielded.getDefiningOp<arith::ConstantOp>()) {
+      FailureOr<Tensor> t = tensorFromAttr(constant, constant.getValue());
+      if (failed(t))
+        return failure();
+      padValue = *t;
+    } else {
+      return pad.emitError("reference cannot evaluate the pad value");
+    }
+    const Tensor &x = values[pad.getSource()];
+    RankedTensorType type = pad.getResultType();
+    if (!type.hasStaticShape())
+      return pad.emitError("reference needs a static result shape");
+    Tensor r(type.getElementType(), type.getShape());
+    if (r.isFloat())
+      std::fill(r.floats.begin(), r.floats.end(), padValue.floats[0]);
+    else
+      std::fill(r.ints.begin(), r.ints.end(), padValue.ints[0]);
+    SmallVector<int64_t> low = llvm::to_vector(pad.getStaticLow());
+    if (llvm::any_of(low, ShapedType::isDynamic))
+      return pad.emitError("reference needs static padding");
+    SmallVector<int64_t> outStrides = r.strides();
+    for (int64_t i = 0; i < x.numElements(); ++i) {
+      int64_t linear = i, offset = 0;
+      for (int64_t d = x.shape.size() - 1; d >= 0; --d) {
+        int64_t coord = linear % x.shape[d];
+        linear /= x.shape[d];
+        offset += (coord + low[d]) * outStrides[d];
+      }
+      if (r.isFloat())
+        r.floats[offset] = x.floats[i];
+      else
+        r.ints[offset] = x.ints[i];
+    }
+    values[pad.getResult()] = std::move(r);
+    return success();
+  };
+
+  for (Operation &op : entry) {
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       SmallVector<Tensor> results;
-      for (Value v : ret.getOperands()) {
-        auto it = values.find(v);
-        if (it == values.end())
-          return ret.emitError()
-                 << "reference evaluator: returned value was not computed";
-        results.push_back(it->second);
-      }
+      for (Value v : ret.getOperands())
+        results.push_back(values[v]);
       return results;
     }
-    auto it = handlers.find(op.getName().getStringRef());
-    if (it == handlers.end())
-      return op.emitError()
-             << "reference evaluator: unsupported op '" << op.getName() << "'";
-    SmallVector<const Tensor *> operands;
+    if (auto pad = dyn_cast<tensor::PadOp>(op)) {
+      if (failed(evalPad(pad)))
+        return failure();
+      continue;
+    }
+    SmallVector<Tensor> operands;
     for (Value v : op.getOperands()) {
-      auto found = values.find(v);
-      operands.push_back(found == values.end() ? nullptr : &found->second);
-      if (!operands.back() && isa<RankedTensorType>(v.getType()))
-        return op.emitError()
-               << "reference evaluator: operand #" << operands.size() - 1
-               << " has no value (defined in another region?)";
+      auto it = values.find(v);
+      if (it == values.end())
+        return op.emitError("operand has no value (not defined before use)");
+      operands.push_back(it->second);
     }
     SmallVector<Tensor> results;
-    if (failed(it->second(&op, operands, results, *this)))
-      return failure();
-    if (results.size() != op.getNumResults())
-      return op.emitError()
-             << "reference evaluator: evaluation of '" << op.getName()
-             << "' produced " << results.size() << " values for "
-             << op.getNumResults() << " results";
-    for (auto [result, tensor] : llvm::zip(op.getResults(), results)) {
-      if (failed(checkValueType(&op, result, tensor, "result")))
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+          &op, call.getCalleeAttr());
+      if (!callee)
+        return op.emitError("unknown callee");
+      FailureOr<SmallVector<Tensor>> r = run(callee, operands);
+      if (failed(r))
         return failure();
-      values[result] = std::move(tensor);
+      results = std::move(*r);
+    } else {
+      auto it = evaluators.find(op.getName().getStringRef());
+      if (it == evaluators.end())
+        return op.emitError() << "the reference evaluator does not support '"
+                              << op.getName() << "'";
+      if (failed(it->second(&op, operands, results)))
+        return failure();
     }
+    if (results.size() != op.getNumResults())
+      return op.emitError("evaluation produced the wrong number of results");
+    for (auto [value, tensor] : llvm::zip(op.getResults(), results))
+      values[value] = std::move(tensor);
   }
-  return func.emitError() << "reference evaluator: @" << func.getSymName()
-                          << " has no func.return";
+  return func.emitError("function body has no func.return");
 }

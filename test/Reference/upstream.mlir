@@ -5,20 +5,20 @@
 // tosa.cast int -> int wraps: 300 -> 44, -129 -> 127; to ui8 -1 -> 255.
 // float -> int rounds half to even and saturates: 2.5 -> 2, 3.5 -> 4,
 // -2.5 -> -2, 300 -> 127, -300 -> -128.
-// RUN: python3 %S/Inputs/mkbin.py i32 300 -129 127 -1 > %t.ci
+// RUN: %mkbin %t.ci i32 300 -129 127 -1
 // RUN: qnn-run --reference %s --entry cast_int --input %t.ci --print-values | FileCheck %s --check-prefix=CI
 // CI: result 0: tensor<4xi8>
-// CI-NEXT: [44, 127, 127, -1]
+// CI-NEXT: values 0: 44 127 127 -1
 // CI: result 1: tensor<4xui8>
-// CI-NEXT: [44, 127, 127, 255]
+// CI-NEXT: values 1: 44 127 127 255
 func.func @cast_int(%x: tensor<4xi32>) -> (tensor<4xi8>, tensor<4xui8>) {
   %0 = tosa.cast %x : (tensor<4xi32>) -> tensor<4xi8>
   %1 = tosa.cast %x : (tensor<4xi32>) -> tensor<4xui8>
   return %0, %1 : tensor<4xi8>, tensor<4xui8>
 }
-// RUN: python3 %S/Inputs/mkbin.py f32 2.5 3.5 -2.5 300 -300 > %t.cf
+// RUN: %mkbin %t.cf f32 2.5 3.5 -2.5 300 -300
 // RUN: qnn-run --reference %s --entry cast_float --input %t.cf --print-values | FileCheck %s --check-prefix=CF
-// CF: [2, 4, -2, 127, -128]
+// CF: values 0: 2 4 -2 127 -128
 func.func @cast_float(%x: tensor<5xf32>) -> tensor<5xi8> {
   %0 = tosa.cast %x : (tensor<5xf32>) -> tensor<5xi8>
   return %0 : tensor<5xi8>
@@ -28,10 +28,9 @@ func.func @cast_float(%x: tensor<5xf32>) -> tensor<5xi8> {
 // multiply with shift 1: ((x + b) clamped - 1) * 3 >> 1 (rounded).
 // x = [-5, 3, 10, 4], b = [1, 2]: x + b = [-4, 5, 11, 6] -> [0, 5, 6, 6]
 // -> [-1, 4, 5, 5] -> * 3 = [-3, 12, 15, 15] -> (v + 1) >> 1 = [-1, 6, 8, 8].
-// RUN: python3 %S/Inputs/mkbin.py i32 -5 3 10 4 > %t.t
+// RUN: %mkbin %t.t i32 -5 3 10 4
 // RUN: qnn-run --reference %s --entry tosa_arith --input %t.t --print-values | FileCheck %s --check-prefix=TA
-// TA: [-1, 6]
-// TA-NEXT: [8, 8]
+// TA: values 0: -1 6 8 8
 func.func @tosa_arith(%x: tensor<2x2xi32>) -> tensor<2x2xi32> {
   %b = arith.constant dense<[[1, 2]]> : tensor<1x2xi32>
   %one = arith.constant dense<1> : tensor<1x1xi32>
@@ -46,11 +45,10 @@ func.func @tosa_arith(%x: tensor<2x2xi32>) -> tensor<2x2xi32> {
 
 // tensor.pad with a constant yield, then reshapes through every reshape op.
 // [[1, 2]] padded low [0, 1] high [1, 0] with -128.
-// RUN: python3 %S/Inputs/mkbin.py i8 1 2 > %t.p
+// RUN: %mkbin %t.p i8 1 2
 // RUN: qnn-run --reference %s --entry pad_reshape --input %t.p --print-values | FileCheck %s --check-prefix=PAD
 // PAD: result 0: tensor<2x3xi8>
-// PAD-NEXT: [-128, 1, 2]
-// PAD-NEXT: [-128, -128, -128]
+// PAD-NEXT: values 0: -128 1 2 -128 -128 -128
 func.func @pad_reshape(%x: tensor<1x2xi8>) -> tensor<2x3xi8> {
   %c = arith.constant -128 : i8
   %p = tensor.pad %x low[0, 1] high[1, 0] {
@@ -67,12 +65,11 @@ func.func @pad_reshape(%x: tensor<1x2xi8>) -> tensor<2x3xi8> {
 }
 
 // linalg.softmax in float32 along dimension 1; a call to another function
-// supplies the constant row. softmax(1, 2, 3) = 0.0900306, 0.244728,
-// 0.665241; softmax(0, 0, 0) = 1/3.
-// RUN: python3 %S/Inputs/mkbin.py f32 1 2 3 > %t.s
+// supplies the constant row. softmax(1, 2, 3) = 0.09003057, 0.24472847,
+// 0.66524096; softmax(0, 0, 0) = 1/3.
+// RUN: %mkbin %t.s f32 1 2 3
 // RUN: qnn-run --reference %s --entry softmax_call --input %t.s --print-values | FileCheck %s --check-prefix=SM
-// SM: [0.0900306, 0.244728, 0.665241]
-// SM-NEXT: [0.333333, 0.333333, 0.333333]
+// SM: values 0: 9.003057e-02 2.447285e-01 6.652409e-01 3.333333e-01 3.333333e-01 3.333333e-01
 func.func private @zeros_row() -> tensor<1x3xf32> {
   %z = arith.constant dense<0.0> : tensor<1x3xf32>
   return %z : tensor<1x3xf32>

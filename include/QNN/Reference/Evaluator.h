@@ -1,108 +1,84 @@
-//===- Evaluator.h - exact reference evaluator of qnn programs --*- C++ -*-===//
+//===- Evaluator.h - exact reference evaluation of qnn programs -*- C++ -*-===//
 //
-// The reference semantics of qnn-mlir: a plain, loop-by-loop interpreter of a
-// `func.func` made of qnn ops and the upstream ops qnn programs use. Every
-// integer rule comes from QNN/Utils/QuantMath.h; this file only walks
-// tensors. Other dialects (npu) extend it by registering an evaluate function
-// per op name.
+// The oracle of qnn-mlir: evaluates a func.func made of qnn ops and the
+// upstream ops qnn programs use, on concrete tensors, with plain loops. Every
+// quantized rule comes from QNN/Utils/QuantMath.h, so this is the executable
+// form of the op descriptions; fusions and lowerings are tested against it.
+//
+// Other dialects extend it by registering an evaluation function per op name
+// (`Evaluator::registerOp`), e.g. the npu dialect's fused ops.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef QNN_REFERENCE_EVALUATOR_H
 #define QNN_REFERENCE_EVALUATOR_H
 
-#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
-#include "mlir/Support/LLVM.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
-#include <cstdint>
 #include <functional>
 #include <vector>
 
-namespace mlir::func {
-class FuncOp;
-} // namespace mlir::func
+namespace mlir::qnn::ref {
 
-namespace mlir::qnn::reference {
-
-/// A concrete tensor. Integer element types keep their values in `ints`,
-/// read with the type's signedness (ui8 in [0, 255], i8 and signless i8 in
-/// [-128, 127]); f32 keeps them in `floats`. Row-major.
+/// A concrete tensor (rank 0 for scalars). Integer elements live in `ints`
+/// (already sign- or zero-extended according to the element type), float
+/// elements in `floats`.
 struct Tensor {
   Type elementType;
   SmallVector<int64_t> shape;
   std::vector<int64_t> ints;
   std::vector<float> floats;
 
-  /// A zero-filled tensor.
-  static Tensor zeros(Type elementType, ArrayRef<int64_t> shape);
-  /// A zero-filled tensor of a static ranked tensor type.
-  static Tensor zeros(RankedTensorType type);
-
-  bool isFloat() const;
+  Tensor() = default;
+  Tensor(Type elementType, ArrayRef<int64_t> shape);
   int64_t numElements() const;
+  bool isFloat() const { return isa<FloatType>(elementType); }
   /// Row-major strides of `shape`.
   SmallVector<int64_t> strides() const;
-  /// Element `i` widened to double (for printing and checksums).
-  double valueAsDouble(int64_t i) const;
 };
 
-/// Whether `type` is an element type the evaluator can hold (integers up to
-/// 64 bits, index for scalar indices, f32).
-bool isSupportedElementType(Type type);
+/// Wraps `value` into the range of the integer type (two's complement
+/// truncation), interpreting it as signed or unsigned like the type.
+int64_t wrapToType(int64_t value, Type elementType);
+/// Clamps `value` into the range of the integer type.
+int64_t saturateToType(int64_t value, Type elementType);
 
-/// `value` wrapped to the range of the integer type `type` (two's complement
-/// truncation, then read with the type's signedness).
-int64_t wrapToType(int64_t value, Type type);
+/// Evaluates one op: `operands` are the op's operand values in order; fill
+/// `results` with one tensor per op result. Emit an error on `op` and return
+/// failure for anything unsupported.
+using OpEvaluator =
+    std::function<LogicalResult(Operation *op, ArrayRef<Tensor> operands,
+                                SmallVectorImpl<Tensor> &results)>;
 
-class Evaluator;
-
-/// Evaluates one op: `operands` are the op's operands in order (a null
-/// pointer for an operand that is not a tensor value the evaluator tracks,
-/// e.g. a `!tosa.shape`); the function appends one Tensor per result.
-/// On failure it must emit a diagnostic on `op`.
-using OpEvaluateFn = std::function<LogicalResult(
-    Operation *op, ArrayRef<const Tensor *> operands,
-    SmallVectorImpl<Tensor> &results, Evaluator &evaluator)>;
-
-/// The interpreter. Construct it on a module; it knows the qnn ops and the
-/// upstream ops listed in docs/Arithmetic.md. Add more with `registerOp`.
 class Evaluator {
 public:
-  explicit Evaluator(ModuleOp module);
+  /// An evaluator that knows the qnn ops and the upstream ops qnn programs
+  /// use (arith.constant, tensor.pad/extract/empty/reshapes, tosa
+  /// add/sub/clamp/cast/transpose/reshape, linalg.softmax/transpose,
+  /// func.call/return).
+  Evaluator();
 
-  /// Registers (or replaces) the evaluate function of ops named `opName`
-  /// (e.g. "npu.conv2d").
-  void registerOp(StringRef opName, OpEvaluateFn fn);
-  bool hasOp(StringRef opName) const { return handlers.count(opName); }
+  void registerOp(StringRef name, OpEvaluator evaluator);
 
-  /// Runs `func` on `arguments` (one per function argument, of matching
-  /// type). Emits a diagnostic and fails on the first unsupported op or bad
-  /// value.
+  /// Runs `func` on `inputs` (one per argument, matching the argument types).
   FailureOr<SmallVector<Tensor>> run(func::FuncOp func,
-                                     ArrayRef<Tensor> arguments);
-
-  ModuleOp getModule() { return module; }
-
-  /// The value computed for `value` in the function being run, or null. Lets
-  /// an op read values its regions capture (e.g. a tensor.pad yield).
-  const Tensor *lookupValue(Value value) const;
+                                     ArrayRef<Tensor> inputs);
 
 private:
-  ModuleOp module;
-  DenseMap<Value, Tensor> *frame = nullptr;
-  llvm::StringMap<OpEvaluateFn> handlers;
-  unsigned callDepth = 0;
+  llvm::StringMap<OpEvaluator> evaluators;
 };
 
-/// The evaluate functions of the qnn ops.
-void registerQNNEvaluators(Evaluator &evaluator);
-/// The evaluate functions of the upstream ops qnn programs use (arith, tosa,
-/// tensor, linalg.softmax, func.call).
-void registerUpstreamEvaluators(Evaluator &evaluator);
+/// Tensor from the bytes of a little-endian row-major buffer of `type`.
+FailureOr<Tensor> tensorFromBytes(RankedTensorType type, ArrayRef<char> bytes,
+                                  std::string &error);
+/// The little-endian row-major bytes of `tensor`.
+std::vector<char> tensorToBytes(const Tensor &tensor);
+/// Storage size in bytes of one element of `type` (i1 counts as one byte).
+int64_t elementByteSize(Type type);
 
-} // namespace mlir::qnn::reference
+} // namespace mlir::qnn::ref
 
 #endif // QNN_REFERENCE_EVALUATOR_H
