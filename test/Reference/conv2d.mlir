@@ -97,3 +97,22 @@ func.func @dense_u8(%x: tensor<2x3xui8>) -> tensor<2x1xi32> {
   %0 = qnn.dense %x, %w {input_scale = 0.5 : f32, input_zero_point = 1 : i32, weight_scale = array<f32: 0.25>, weight_zero_point = 128 : i32} : (tensor<2x3xui8>, tensor<1x3xui8>) -> tensor<2x1xi32>
   return %0 : tensor<2x1xi32>
 }
+
+// Published vector: TFLite's depthwise_conv_test.cc SimpleTestQuantized, also
+// the Android NNAPI CTS test depthwise_conv2d_quant8_2. uint8, input
+// [1, 3, 2, 2] and filter [1, 2, 2, 4] (IHWO, depth multiplier 2) at scale
+// 0.5 zero point 127 (filter floats 1 2 3 4 -9 10 -11 12 5 6 7 8 13 -14 15
+// -16 quantize to the constant below), bias 1 2 3 4 at scale 0.25, output
+// scale 1 zero point 127, VALID, stride 1. Expected quantized output from the
+// test: 198 93 226 107 218 101 254 123 (floats 71 -34 99 -20 91 -26 127 -4).
+// RUN: %mkbin %t.dwq u8 129 131 141 143 133 135 145 147 137 139 149 151
+// RUN: qnn-run --reference %s --entry tflite_depthwise_simple_test_quantized --input %t.dwq --print-values | FileCheck %s --check-prefix=DWQ
+// DWQ: values 0: 198 93 226 107 218 101 254 123
+func.func @tflite_depthwise_simple_test_quantized(%x: tensor<1x3x2x2xui8>) -> tensor<1x2x1x4xui8> {
+  %w = arith.constant dense<[[[[129, 131, 133, 135], [109, 147, 105, 151]], [[137, 139, 141, 143], [153, 99, 157, 95]]]]> : tensor<1x2x2x4xui8>
+  %b = arith.constant dense<[[[[4, 8, 12, 16]]]]> : tensor<1x1x1x4xi32>
+  %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 2 : i64, input_scale = 0.5 : f32, input_zero_point = 127 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.5>, weight_zero_point = 127 : i32} : (tensor<1x3x2x2xui8>, tensor<1x2x2x4xui8>) -> tensor<1x2x1x4xi32>
+  %biased = tosa.add %acc, %b : (tensor<1x2x1x4xi32>, tensor<1x1x1x4xi32>) -> tensor<1x2x1x4xi32>
+  %out = qnn.requantize %biased {input_scale = array<f64: 0.25>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 127 : i32} : tensor<1x2x1x4xi32> -> tensor<1x2x1x4xui8>
+  return %out : tensor<1x2x1x4xui8>
+}
