@@ -32,5 +32,5 @@ llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
-tools = ["qnn-opt", "qnn-run", "qnn-unittests"]
+tools = ["qnn-opt", "qnn-run", "qnn-unittests", "qnn-translate", "qnn-tflite-gen"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -1,0 +1,41 @@
+//===- TFLiteImport.h - TFLite flatbuffer to qnn IR -------------*- C++ -*-===//
+//
+// Imports the main subgraph of a TensorFlow Lite model into one
+// `func.func @main` of qnn ops and upstream ops (tosa, tensor, linalg,
+// arith). Quantization parameters are kept exactly: f32 scales bit for bit,
+// zero points, per-channel axes; requantize scales are the exact double
+// products `double(input_scale) * double(weight_scale[c])`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNN_TARGET_TFLITE_TFLITEIMPORT_H
+#define QNN_TARGET_TFLITE_TFLITEIMPORT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+class DialectRegistry;
+class MLIRContext;
+} // namespace mlir
+
+namespace mlir::qnn {
+
+/// Registers the dialects that imported modules use.
+void registerTFLiteImportDialects(DialectRegistry &registry);
+
+/// Imports `buffer` (the bytes of a .tflite file). The buffer is verified
+/// with the flatbuffers verifier before anything is read. On failure, emits
+/// one error through the context's diagnostic engine (located at
+/// `sourceName`, naming the operator index and tensor involved) and returns
+/// a null module; it never reads outside `buffer`.
+OwningOpRef<ModuleOp> importTFLite(llvm::StringRef buffer, MLIRContext *context,
+                                   llvm::StringRef sourceName = "<tflite>");
+
+/// Registers `--import-tflite` with mlir-translate style drivers.
+void registerTFLiteImportTranslation();
+
+} // namespace mlir::qnn
+
+#endif // QNN_TARGET_TFLITE_TFLITEIMPORT_H

@@ -1,0 +1,1717 @@
+//===- TFLiteImport.cpp - TFLite flatbuffer to qnn IR ---------------------===//
+//
+// The importer reads only through the generated flatbuffers accessors, after
+// the flatbuffers verifier has accepted the whole buffer, and checks every
+// index (tensor, buffer, operator code) and every size (buffer bytes against
+// the tensor shape, scales against the quantized dimension) before using it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNN/Target/TFLite/TFLiteImport.h"
+#include "QNN/IR/QNNDialect.h"
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Target/TFLite/schema_subset_generated.h"
+#include "QNN/Utils/QuantUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/mlir-translate/Translation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <cmath>
+#include <limits>
+#include <optional>
+
+using namespace mlir;
+using namespace mlir::qnn;
+namespace tfl = ::qnn::tflite;
+
+namespace {
+
+/// The schema version this importer reads (TFLite's TFLITE_SCHEMA_VERSION).
+constexpr uint32_t kSchemaVersion = 3;
+
+/// Quantization parameters of one tensor.
+struct QuantParams {
+  SmallVector<float> scales;
+  SmallVector<int64_t> zeroPoints;
+  int32_t dimension = 0;
+  bool isPerTensor() const { return scales.size() == 1; }
+};
+
+class Importer {
+public:
+  Importer(const tfl::Model *model, MLIRContext *context, StringRef sourceName)
+      : model(model), context(context), builder(context),
+        sourceLoc(FileLineColLoc::get(context, sourceName, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  //===--------------------------------------------------------------------===//
+  // Diagnostics
+  //===--------------------------------------------------------------------===//
+
+  /// Starts an error located at the source file; inside an operator the
+  /// message begins with the operator's index and name.
+  InFlightDiagnostic error() {
+    InFlightDiagnostic diag = emitError(sourceLoc);
+    if (opIndex >= 0)
+      diag << "operator " << opIndex << " (" << opName << "): ";
+    return diag;
+  }
+  std::string tensorDesc(int32_t index) {
+    std::string s = "tensor " + std::to_string(index);
+    if (index >= 0 && static_cast<size_t>(index) < tensors()->size()) {
+      if (const auto *name = tensors()->Get(index)->name())
+        s += " '" + name->str() + "'";
+    }
+    return s;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Tensors
+  //===--------------------------------------------------------------------===//
+
+  const flatbuffers::Vector<flatbuffers::Offset<tfl::Tensor>> *tensors() {
+    return subgraph->tensors();
+  }
+  FailureOr<const tfl::Tensor *> getTensor(int32_t index);
+  FailureOr<RankedTensorType> getType(int32_t index);
+  FailureOr<QuantParams> getQuant(int32_t index, bool required = true);
+  /// Per-tensor scale and zero point (exactly one of each).
+  FailureOr<std::pair<float, int32_t>> getPerTensor(int32_t index);
+  /// The constant data of a tensor, or nullptr (no error) if it has none.
+  FailureOr<DenseElementsAttr> getConstant(int32_t index, bool required);
+  /// The SSA value of a tensor: a function argument, an op result, or a
+  /// constant materialized on first use.
+  FailureOr<Value> getValue(int32_t index);
+  Location tensorLoc(int32_t index);
+  FailureOr<SmallVector<int64_t>> getIntConstant(int32_t index);
+
+  //===--------------------------------------------------------------------===//
+  // Operators
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult importOperator(const tfl::Operator *op);
+  LogicalResult checkArity(size_t minInputs, size_t maxInputs,
+                           size_t outputs);
+  int32_t input(size_t i) { return currentOp->inputs()->Get(i); }
+  int32_t output(size_t i) { return currentOp->outputs()->Get(i); }
+  bool hasInput(size_t i) {
+    return i < currentOp->inputs()->size() && input(i) >= 0;
+  }
+  LogicalResult setOutput(size_t i, Value value);
+
+  /// TFLite's CalculateActivationRangeQuantized for `act` on output tensor
+  /// `outputIndex`; a clamp is emitted only where it narrows the storage
+  /// range.
+  FailureOr<Value> applyActivation(Value value, tfl::ActivationFunctionType act,
+                                   int32_t outputIndex);
+  Value clamp(Value value, int64_t lo, int64_t hi);
+  Value reshape(Value value, RankedTensorType type, Location loc);
+
+  LogicalResult importConv(bool depthwise);
+  LogicalResult importFullyConnected();
+  LogicalResult importBinary(tfl::BuiltinOperator code);
+  LogicalResult importPool(bool average);
+  LogicalResult importConcatenation();
+  LogicalResult importReshape();
+  LogicalResult importSoftmax();
+  LogicalResult importPad();
+  LogicalResult importQuantize();
+  LogicalResult importDequantize();
+  LogicalResult importRelu(tfl::BuiltinOperator code);
+  LogicalResult importTableActivation(tfl::BuiltinOperator code);
+  LogicalResult importTranspose();
+  LogicalResult importMean();
+  LogicalResult importSplit();
+
+  /// Bias (optional input 2) + requantize + fused activation after a conv
+  /// or dense accumulator `acc` whose channel axis is `axis`.
+  LogicalResult finishAccumulator(Value acc, float inputScale,
+                                  const QuantParams &weightQuant,
+                                  int64_t channels, int64_t axis,
+                                  tfl::ActivationFunctionType act,
+                                  RankedTensorType accFinalType,
+                                  Value *result);
+
+  const tfl::Model *model;
+  const tfl::SubGraph *subgraph = nullptr;
+  MLIRContext *context;
+  OpBuilder builder;
+  Location sourceLoc;
+  std::vector<Value> values;
+  const tfl::Operator *currentOp = nullptr;
+  int64_t opIndex = -1;
+  std::string opName;
+  Location opLoc = UnknownLoc::get(context);
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Tensors
+//===----------------------------------------------------------------------===//
+
+FailureOr<const tfl::Tensor *> Importer::getTensor(int32_t index) {
+  if (index < 0 || static_cast<size_t>(index) >= tensors()->size()) {
+    error() << "tensor index " << index << " is out of range (the subgraph has "
+            << tensors()->size() << " tensors)";
+    return failure();
+  }
+  return tensors()->Get(index);
+}
+
+Location Importer::tensorLoc(int32_t index) {
+  const tfl::Tensor *tensor = tensors()->Get(index);
+  std::string name = tensor->name() ? tensor->name()->str()
+                                    : "tensor_" + std::to_string(index);
+  return NameLoc::get(StringAttr::get(context, name));
+}
+
+static std::optional<Type> getElementType(tfl::TensorType type,
+                                          MLIRContext *context) {
+  switch (type) {
+  case tfl::TensorType::FLOAT32:
+    return Float32Type::get(context);
+  case tfl::TensorType::INT32:
+    return IntegerType::get(context, 32);
+  case tfl::TensorType::UINT8:
+    return IntegerType::get(context, 8, IntegerType::Unsigned);
+  case tfl::TensorType::INT64:
+    return IntegerType::get(context, 64);
+  case tfl::TensorType::INT16:
+    return IntegerType::get(context, 16);
+  case tfl::TensorType::INT8:
+    return IntegerType::get(context, 8);
+  default:
+    return std::nullopt;
+  }
+}
+
+FailureOr<RankedTensorType> Importer::getType(int32_t index) {
+  FailureOr<const tfl::Tensor *> tensor = getTensor(index);
+  if (failed(tensor))
+    return failure();
+  if ((*tensor)->sparsity()) {
+    error() << tensorDesc(index) << " is sparse; sparse tensors are not "
+            << "supported";
+    return failure();
+  }
+  std::optional<Type> elementType = getElementType((*tensor)->type(), context);
+  if (!elementType) {
+    error() << tensorDesc(index) << " has unsupported element type "
+            << tfl::EnumNameTensorType((*tensor)->type()) << " ("
+            << static_cast<int>((*tensor)->type()) << ")";
+    return failure();
+  }
+  SmallVector<int64_t> shape;
+  int64_t numElements = 1;
+  if (const auto *dims = (*tensor)->shape()) {
+    if (dims->size() > 8) {
+      error() << tensorDesc(index) << " has rank " << dims->size()
+              << "; at most 8 is supported";
+      return failure();
+    }
+    for (int32_t d : *dims) {
+      if (d < 0) {
+        error() << tensorDesc(index) << " has a dynamic or negative dimension ("
+                << d << "); only static shapes are supported";
+        return failure();
+      }
+      numElements *= d;
+      if (numElements > (int64_t(1) << 40)) {
+        error() << tensorDesc(index) << " has an implausibly large shape";
+        return failure();
+      }
+      shape.push_back(d);
+    }
+  }
+  return RankedTensorType::get(shape, *elementType);
+}
+
+FailureOr<QuantParams> Importer::getQuant(int32_t index, bool required) {
+  FailureOr<RankedTensorType> type = getType(index);
+  if (failed(type))
+    return failure();
+  const tfl::QuantizationParameters *q = tensors()->Get(index)->quantization();
+  QuantParams params;
+  if (!q || !q->scale() || q->scale()->size() == 0) {
+    if (required) {
+      error() << tensorDesc(index) << " has no quantization parameters";
+      return failure();
+    }
+    return params;
+  }
+  for (float s : *q->scale()) {
+    if (!std::isfinite(s) || s <= 0.0f) {
+      error() << tensorDesc(index) << " has scale " << s
+              << "; scales must be finite and positive";
+      return failure();
+    }
+    params.scales.push_back(s);
+  }
+  if (q->zero_point())
+    for (int64_t zp : *q->zero_point())
+      params.zeroPoints.push_back(zp);
+  if (params.zeroPoints.empty())
+    params.zeroPoints.push_back(0);
+  if (params.zeroPoints.size() != 1 &&
+      params.zeroPoints.size() != params.scales.size()) {
+    error() << tensorDesc(index) << " has " << params.scales.size()
+            << " scales but " << params.zeroPoints.size() << " zero points";
+    return failure();
+  }
+  Type elementType = type->getElementType();
+  if (auto intType = dyn_cast<IntegerType>(elementType)) {
+    auto [qmin, qmax] = getStorageRange(intType);
+    for (int64_t zp : params.zeroPoints)
+      if (zp < qmin || zp > qmax) {
+        error() << tensorDesc(index) << " has zero point " << zp
+                << " outside the range [" << qmin << ", " << qmax
+                << "] of its element type";
+        return failure();
+      }
+  }
+  params.dimension = q->quantized_dimension();
+  if (params.scales.size() > 1) {
+    if (params.dimension < 0 || params.dimension >= type->getRank()) {
+      error() << tensorDesc(index) << " has quantized_dimension "
+              << params.dimension << " outside its rank " << type->getRank();
+      return failure();
+    }
+    if (type->getDimSize(params.dimension) !=
+        static_cast<int64_t>(params.scales.size())) {
+      error() << tensorDesc(index) << " has " << params.scales.size()
+              << " scales but dimension " << params.dimension << " has size "
+              << type->getDimSize(params.dimension);
+      return failure();
+    }
+  }
+  return params;
+}
+
+FailureOr<std::pair<float, int32_t>> Importer::getPerTensor(int32_t index) {
+  FailureOr<QuantParams> q = getQuant(index);
+  if (failed(q))
+    return failure();
+  if (!q->isPerTensor()) {
+    error() << tensorDesc(index) << " has " << q->scales.size()
+            << " per-channel scales; this operator needs per-tensor "
+               "quantization";
+    return failure();
+  }
+  return std::make_pair(q->scales[0], static_cast<int32_t>(q->zeroPoints[0]));
+}
+
+FailureOr<DenseElementsAttr> Importer::getConstant(int32_t index,
+                                                   bool required) {
+  FailureOr<RankedTensorType> type = getType(index);
+  if (failed(type))
+    return failure();
+  uint32_t bufferIndex = tensors()->Get(index)->buffer();
+  const auto *buffers = model->buffers();
+  const tfl::Buffer *buffer = nullptr;
+  if (bufferIndex != 0) {
+    if (!buffers || bufferIndex >= buffers->size()) {
+      error() << tensorDesc(index) << " refers to buffer " << bufferIndex
+              << " but the model has " << (buffers ? buffers->size() : 0)
+              << " buffers";
+      return failure();
+    }
+    buffer = buffers->Get(bufferIndex);
+  }
+  if (buffer && buffer->offset() > 1) {
+    error() << tensorDesc(index) << " stores its data outside the flatbuffer "
+            << "(buffer " << bufferIndex << "); this is not supported";
+    return failure();
+  }
+  if (!buffer || !buffer->data() || buffer->data()->size() == 0) {
+    if (required) {
+      error() << tensorDesc(index) << " must be a constant but has no data "
+              << "(buffer " << bufferIndex << ")";
+      return failure();
+    }
+    return DenseElementsAttr();
+  }
+  int64_t elementBytes = type->getElementTypeBitWidth() / 8;
+  int64_t expected = type->getNumElements() * elementBytes;
+  if (static_cast<int64_t>(buffer->data()->size()) != expected) {
+    error() << tensorDesc(index) << " has shape " << type->getShape().size()
+            << "-D with " << type->getNumElements() << " elements ("
+            << expected << " bytes) but its buffer " << bufferIndex << " holds "
+            << buffer->data()->size() << " bytes";
+    return failure();
+  }
+  ArrayRef<char> raw(reinterpret_cast<const char *>(buffer->data()->data()),
+                     buffer->data()->size());
+  // Rebuild through APInt/APFloat so that the attribute owns aligned data.
+  if (auto intType = dyn_cast<IntegerType>(type->getElementType())) {
+    SmallVector<APInt> ints;
+    ints.reserve(type->getNumElements());
+    unsigned width = intType.getWidth();
+    for (int64_t i = 0, e = type->getNumElements(); i < e; ++i) {
+      uint64_t bits = 0;
+      std::memcpy(&bits, raw.data() + i * elementBytes, elementBytes);
+      ints.push_back(APInt(width, bits));
+    }
+    return DenseElementsAttr::get(*type, ints);
+  }
+  SmallVector<float> floats(type->getNumElements());
+  std::memcpy(floats.data(), raw.data(), raw.size());
+  return DenseElementsAttr::get(*type, ArrayRef<float>(floats));
+}
+
+FailureOr<SmallVector<int64_t>> Importer::getIntConstant(int32_t index) {
+  FailureOr<DenseElementsAttr> attr = getConstant(index, /*required=*/true);
+  if (failed(attr))
+    return failure();
+  auto intType = dyn_cast<IntegerType>(attr->getElementType());
+  if (!intType || (intType.getWidth() != 32 && intType.getWidth() != 64)) {
+    error() << tensorDesc(index) << " must be an INT32 or INT64 constant";
+    return failure();
+  }
+  SmallVector<int64_t> result;
+  for (const APInt &v : attr->getValues<APInt>())
+    result.push_back(v.getSExtValue());
+  return result;
+}
+
+FailureOr<Value> Importer::getValue(int32_t index) {
+  if (failed(getTensor(index)))
+    return failure();
+  if (values[index])
+    return values[index];
+  FailureOr<DenseElementsAttr> attr = getConstant(index, /*required=*/false);
+  if (failed(attr))
+    return failure();
+  if (!*attr) {
+    error() << tensorDesc(index) << " is read before any operator produces it "
+            << "and is neither a subgraph input nor a constant";
+    return failure();
+  }
+  // Constants go at the start of the function so any operator can use them.
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(builder.getInsertionBlock());
+  Value value =
+      arith::ConstantOp::create(builder, tensorLoc(index), *attr).getResult();
+  values[index] = value;
+  return value;
+}
+
+LogicalResult Importer::setOutput(size_t i, Value value) {
+  int32_t index = output(i);
+  FailureOr<RankedTensorType> type = getType(index);
+  if (failed(type))
+    return failure();
+  if (value.getType() != *type) {
+    error() << "the result has type " << value.getType() << " but output "
+            << tensorDesc(index) << " has type " << *type;
+    return failure();
+  }
+  if (values[index]) {
+    error() << tensorDesc(index) << " is written by more than one operator";
+    return failure();
+  }
+  values[index] = value;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value Importer::clamp(Value value, int64_t lo, int64_t hi) {
+  auto type = cast<RankedTensorType>(value.getType());
+  auto elementType = cast<IntegerType>(type.getElementType());
+  return tosa::ClampOp::create(
+             builder, opLoc, type, value,
+             builder.getIntegerAttr(elementType, lo),
+             builder.getIntegerAttr(elementType, hi))
+      .getResult();
+}
+
+FailureOr<Value>
+Importer::applyActivation(Value value, tfl::ActivationFunctionType act,
+                          int32_t outputIndex) {
+  if (act == tfl::ActivationFunctionType::NONE)
+    return value;
+  FailureOr<std::pair<float, int32_t>> q = getPerTensor(outputIndex);
+  if (failed(q))
+    return failure();
+  auto type = cast<RankedTensorType>(value.getType());
+  auto intType = dyn_cast<IntegerType>(type.getElementType());
+  if (!intType) {
+    error() << "fused activation on a non-integer result";
+    return failure();
+  }
+  auto [qmin, qmax] = getStorageRange(intType);
+  auto [scale, zp] = *q;
+  // TFLite: zero_point + static_cast<int32_t>(TfLiteRound(f / scale)).
+  auto quantize = [&](float f) -> int64_t {
+    return static_cast<int64_t>(zp) +
+           static_cast<int32_t>(std::round(f / scale));
+  };
+  int64_t lo = qmin, hi = qmax;
+  switch (act) {
+  case tfl::ActivationFunctionType::RELU:
+    lo = std::max<int64_t>(qmin, quantize(0.0f));
+    break;
+  case tfl::ActivationFunctionType::RELU6:
+    lo = std::max<int64_t>(qmin, quantize(0.0f));
+    hi = std::min<int64_t>(qmax, quantize(6.0f));
+    break;
+  case tfl::ActivationFunctionType::RELU_N1_TO_1:
+    lo = std::max<int64_t>(qmin, quantize(-1.0f));
+    hi = std::min<int64_t>(qmax, quantize(1.0f));
+    break;
+  default:
+    error() << "fused activation "
+            << tfl::EnumNameActivationFunctionType(act) << " ("
+            << static_cast<int>(act) << ") is not supported";
+    return failure();
+  }
+  if (lo > hi) {
+    error() << "fused activation range [" << lo << ", " << hi
+            << "] is empty for output " << tensorDesc(outputIndex);
+    return failure();
+  }
+  if (lo == qmin && hi == qmax)
+    return value;
+  return clamp(value, lo, hi);
+}
+
+Value Importer::reshape(Value value, RankedTensorType type, Location loc) {
+  auto source = cast<RankedTensorType>(value.getType());
+  if (source == type)
+    return value;
+  if (source.getRank() != type.getRank()) {
+    bool collapse = source.getRank() > type.getRank();
+    std::optional<SmallVector<ReassociationIndices>> reassociation =
+        collapse ? getReassociationIndicesForReshape(source, type)
+                 : getReassociationIndicesForReshape(type, source);
+    if (reassociation && !reassociation->empty()) {
+      if (collapse)
+        return tensor::CollapseShapeOp::create(builder, loc, type, value,
+                                               *reassociation)
+            .getResult();
+      return tensor::ExpandShapeOp::create(builder, loc, type, value,
+                                           *reassociation)
+          .getResult();
+    }
+  }
+  auto shapeType = RankedTensorType::get({type.getRank()},
+                                         builder.getIntegerType(64));
+  Value shape = arith::ConstantOp::create(
+      builder, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
+  return tensor::ReshapeOp::create(builder, loc, type, value, shape)
+      .getResult();
+}
+
+LogicalResult Importer::checkArity(size_t minInputs, size_t maxInputs,
+                                   size_t outputs) {
+  size_t numInputs = currentOp->inputs() ? currentOp->inputs()->size() : 0;
+  size_t numOutputs = currentOp->outputs() ? currentOp->outputs()->size() : 0;
+  if (numInputs < minInputs || numInputs > maxInputs) {
+    error() << "has " << numInputs << " inputs; expected "
+            << (minInputs == maxInputs ? std::to_string(minInputs)
+                                       : std::to_string(minInputs) + " to " +
+                                             std::to_string(maxInputs));
+    return failure();
+  }
+  for (size_t i = 0; i < minInputs; ++i)
+    if (currentOp->inputs()->Get(i) < 0) {
+      error() << "input " << i << " is missing (index -1)";
+      return failure();
+    }
+  if (outputs != 0 && numOutputs != outputs) {
+    error() << "has " << numOutputs << " outputs; expected " << outputs;
+    return failure();
+  }
+  if (numOutputs == 0) {
+    error() << "has no outputs";
+    return failure();
+  }
+  return success();
+}
+
+/// TFLite's ComputePaddingHeightWidth for one dimension: returns the output
+/// size and the [before, after] padding (total / 2 before, the rest after).
+static std::optional<std::tuple<int64_t, int64_t, int64_t>>
+computePadding(tfl::Padding padding, int64_t in, int64_t filter, int64_t stride,
+               int64_t dilation) {
+  if (stride < 1 || dilation < 1 || filter < 1)
+    return std::nullopt;
+  int64_t effective = (filter - 1) * dilation + 1;
+  int64_t out = padding == tfl::Padding::SAME
+                    ? (in + stride - 1) / stride
+                    : (in + stride - effective) / stride;
+  if (out < 1)
+    return std::nullopt;
+  int64_t total = std::max<int64_t>((out - 1) * stride + effective - in, 0);
+  return std::make_tuple(out, total / 2, total - total / 2);
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions and fully connected
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::finishAccumulator(Value acc, float inputScale,
+                                          const QuantParams &weightQuant,
+                                          int64_t channels, int64_t axis,
+                                          tfl::ActivationFunctionType act,
+                                          RankedTensorType accFinalType,
+                                          Value *result) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  if (hasInput(2)) {
+    FailureOr<RankedTensorType> biasType = getType(input(2));
+    if (failed(biasType))
+      return failure();
+    if (!biasType->getElementType().isInteger(32)) {
+      error() << "bias " << tensorDesc(input(2)) << " has element type "
+              << biasType->getElementType() << "; only INT32 biases are "
+              << "supported";
+      return failure();
+    }
+    if (biasType->getNumElements() != channels) {
+      error() << "bias " << tensorDesc(input(2)) << " has "
+              << biasType->getNumElements() << " elements but there are "
+              << channels << " output channels";
+      return failure();
+    }
+    // The bias quantization (and its quantized_dimension) is ignored, as in
+    // TFLite: its scale is input_scale * weight_scale by construction.
+    FailureOr<DenseElementsAttr> bias = getConstant(input(2), true);
+    if (failed(bias))
+      return failure();
+    SmallVector<int64_t> shape(accType.getRank(), 1);
+    shape[axis] = channels;
+    auto shapedType = RankedTensorType::get(shape, builder.getI32Type());
+    Value biasValue = arith::ConstantOp::create(
+        builder, tensorLoc(input(2)), bias->reshape(shapedType));
+    acc = tosa::AddOp::create(builder, opLoc, accType, acc, biasValue)
+              .getResult();
+  }
+  FailureOr<std::pair<float, int32_t>> outQuant = getPerTensor(output(0));
+  if (failed(outQuant))
+    return failure();
+  SmallVector<double> requantScales;
+  for (float ws : weightQuant.scales)
+    requantScales.push_back(static_cast<double>(inputScale) *
+                            static_cast<double>(ws));
+  auto resultType =
+      RankedTensorType::get(accType.getShape(), accFinalType.getElementType());
+  auto requant = RequantizeOp::create(
+      builder, opLoc, resultType, acc,
+      builder.getDenseF64ArrayAttr(requantScales),
+      builder.getI32IntegerAttr(0), builder.getF32FloatAttr(outQuant->first),
+      builder.getI32IntegerAttr(outQuant->second),
+      requantScales.size() > 1 ? builder.getI64IntegerAttr(axis)
+                               : IntegerAttr(),
+      RoundingAttr::get(context, Rounding::tflite));
+  FailureOr<Value> activated =
+      applyActivation(requant.getResult(), act, output(0));
+  if (failed(activated))
+    return failure();
+  *result = *activated;
+  return success();
+}
+
+/// The single weight zero point that qnn.conv2d / qnn.dense accept.
+static std::optional<int32_t> uniformZeroPoint(const QuantParams &q) {
+  for (int64_t zp : q.zeroPoints)
+    if (zp != q.zeroPoints[0])
+      return std::nullopt;
+  return static_cast<int32_t>(q.zeroPoints[0]);
+}
+
+LogicalResult Importer::importConv(bool depthwise) {
+  if (failed(checkArity(2, 3, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> wType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(wType) || failed(outType))
+    return failure();
+  if (inType->getRank() != 4 || wType->getRank() != 4 ||
+      outType->getRank() != 4) {
+    error() << "expects rank-4 input, filter and output, got " << *inType
+            << ", " << *wType << ", " << *outType;
+    return failure();
+  }
+  tfl::Padding padding;
+  int64_t strideH, strideW, dilH, dilW;
+  tfl::ActivationFunctionType act;
+  if (depthwise) {
+    const auto *opts = currentOp->builtin_options_as_DepthwiseConv2DOptions();
+    if (!opts) {
+      error() << "has no DepthwiseConv2DOptions";
+      return failure();
+    }
+    padding = opts->padding();
+    strideH = opts->stride_h();
+    strideW = opts->stride_w();
+    dilH = opts->dilation_h_factor();
+    dilW = opts->dilation_w_factor();
+    act = opts->fused_activation_function();
+  } else {
+    const auto *opts = currentOp->builtin_options_as_Conv2DOptions();
+    if (!opts) {
+      error() << "has no Conv2DOptions";
+      return failure();
+    }
+    padding = opts->padding();
+    strideH = opts->stride_h();
+    strideW = opts->stride_w();
+    dilH = opts->dilation_h_factor();
+    dilW = opts->dilation_w_factor();
+    act = opts->fused_activation_function();
+  }
+  int64_t channels = inType->getDimSize(3);
+  int64_t outChannels = wType->getDimSize(depthwise ? 3 : 0);
+  int64_t kh = wType->getDimSize(1), kw = wType->getDimSize(2);
+  int64_t groups = 1;
+  if (depthwise) {
+    if (wType->getDimSize(0) != 1 || channels == 0 ||
+        outChannels % channels != 0) {
+      error() << "depthwise filter " << *wType << " does not fit input "
+              << *inType << " (expected [1, KH, KW, C * multiplier])";
+      return failure();
+    }
+    groups = channels;
+  } else if (wType->getDimSize(3) != channels) {
+    error() << "filter " << *wType << " has " << wType->getDimSize(3)
+            << " input channels but the input has " << channels;
+    return failure();
+  }
+  auto ph = computePadding(padding, inType->getDimSize(1), kh, strideH, dilH);
+  auto pw = computePadding(padding, inType->getDimSize(2), kw, strideW, dilW);
+  if (!ph || !pw) {
+    error() << "invalid window: strides " << strideH << "x" << strideW
+            << ", dilations " << dilH << "x" << dilW << ", filter " << kh
+            << "x" << kw << " on input " << *inType;
+    return failure();
+  }
+  auto [oh, padTop, padBottom] = *ph;
+  auto [ow, padLeft, padRight] = *pw;
+  if (outType->getDimSize(0) != inType->getDimSize(0) ||
+      outType->getDimSize(1) != oh || outType->getDimSize(2) != ow ||
+      outType->getDimSize(3) != outChannels) {
+    error() << "output " << tensorDesc(output(0)) << " has shape " << *outType
+            << " but the convolution produces [" << inType->getDimSize(0)
+            << ", " << oh << ", " << ow << ", " << outChannels << "]";
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> inQuant = getPerTensor(input(0));
+  FailureOr<QuantParams> wQuant = getQuant(input(1));
+  if (failed(inQuant) || failed(wQuant))
+    return failure();
+  if (!wQuant->isPerTensor() &&
+      (wQuant->dimension != (depthwise ? 3 : 0) ||
+       static_cast<int64_t>(wQuant->scales.size()) != outChannels)) {
+    error() << "filter " << tensorDesc(input(1)) << " is quantized per channel "
+            << "along dimension " << wQuant->dimension
+            << "; expected the output-channel dimension "
+            << (depthwise ? 3 : 0);
+    return failure();
+  }
+  std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
+  if (!wZp) {
+    error() << "filter " << tensorDesc(input(1)) << " has differing per-channel "
+            << "zero points; only one weight zero point is supported";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  FailureOr<Value> w = getValue(input(1));
+  if (failed(in) || failed(w))
+    return failure();
+  auto accType = RankedTensorType::get({inType->getDimSize(0), oh, ow,
+                                        outChannels},
+                                       builder.getI32Type());
+  auto conv = Conv2DOp::create(
+      builder, opLoc, accType, *in, *w,
+      builder.getF32FloatAttr(inQuant->first),
+      builder.getI32IntegerAttr(inQuant->second),
+      builder.getDenseF32ArrayAttr(wQuant->scales),
+      builder.getI32IntegerAttr(*wZp),
+      builder.getDenseI64ArrayAttr({strideH, strideW}),
+      builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight}),
+      builder.getDenseI64ArrayAttr({dilH, dilW}),
+      builder.getI64IntegerAttr(groups),
+      ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC),
+      KernelLayoutAttr::get(context, depthwise ? KernelLayout::IHWO
+                                               : KernelLayout::OHWI));
+  Value result;
+  if (failed(finishAccumulator(conv.getResult(), inQuant->first, *wQuant,
+                               outChannels, 3, act, *outType, &result)))
+    return failure();
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importFullyConnected() {
+  if (failed(checkArity(2, 3, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_FullyConnectedOptions();
+  tfl::ActivationFunctionType act =
+      opts ? opts->fused_activation_function()
+           : tfl::ActivationFunctionType::NONE;
+  if (opts && opts->weights_format() != 0) {
+    error() << "shuffled weights formats are not supported";
+    return failure();
+  }
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> wType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(wType) || failed(outType))
+    return failure();
+  if (wType->getRank() != 2) {
+    error() << "expects a rank-2 weight [O, K], got " << *wType;
+    return failure();
+  }
+  int64_t outChannels = wType->getDimSize(0), depth = wType->getDimSize(1);
+  int64_t total = inType->getNumElements();
+  if (depth == 0 || total % depth != 0) {
+    error() << "input " << *inType << " does not divide into rows of " << depth
+            << " (the weight's K)";
+    return failure();
+  }
+  int64_t batch = total / depth;
+  if (outType->getNumElements() != batch * outChannels) {
+    error() << "output " << tensorDesc(output(0)) << " has shape " << *outType
+            << " but the layer produces " << batch << "x" << outChannels;
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> inQuant = getPerTensor(input(0));
+  FailureOr<QuantParams> wQuant = getQuant(input(1));
+  if (failed(inQuant) || failed(wQuant))
+    return failure();
+  if (!wQuant->isPerTensor() && wQuant->dimension != 0) {
+    error() << "weight " << tensorDesc(input(1)) << " is quantized per channel "
+            << "along dimension " << wQuant->dimension << "; expected 0";
+    return failure();
+  }
+  std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
+  if (!wZp) {
+    error() << "weight " << tensorDesc(input(1)) << " has differing per-channel "
+            << "zero points";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  FailureOr<Value> w = getValue(input(1));
+  if (failed(in) || failed(w))
+    return failure();
+  Value flat = reshape(
+      *in, RankedTensorType::get({batch, depth}, inType->getElementType()),
+      opLoc);
+  auto accType =
+      RankedTensorType::get({batch, outChannels}, builder.getI32Type());
+  auto dense = DenseOp::create(builder, opLoc, accType, flat, *w,
+                               builder.getF32FloatAttr(inQuant->first),
+                               builder.getI32IntegerAttr(inQuant->second),
+                               builder.getDenseF32ArrayAttr(wQuant->scales),
+                               builder.getI32IntegerAttr(*wZp));
+  Value result;
+  if (failed(finishAccumulator(dense.getResult(), inQuant->first, *wQuant,
+                               outChannels, 1, act, *outType, &result)))
+    return failure();
+  return setOutput(0, reshape(result, *outType, opLoc));
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise, pooling, concatenation
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE;
+  if (code == tfl::BuiltinOperator::ADD) {
+    if (const auto *opts = currentOp->builtin_options_as_AddOptions())
+      act = opts->fused_activation_function();
+  } else if (const auto *opts = currentOp->builtin_options_as_MulOptions()) {
+    act = opts->fused_activation_function();
+  }
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<std::pair<float, int32_t>> lq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> rq = getPerTensor(input(1));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  if (failed(outType) || failed(lq) || failed(rq) || failed(oq))
+    return failure();
+  FailureOr<Value> lhs = getValue(input(0));
+  FailureOr<Value> rhs = getValue(input(1));
+  if (failed(lhs) || failed(rhs))
+    return failure();
+  Value result;
+  if (code == tfl::BuiltinOperator::ADD)
+    result = AddOp::create(builder, opLoc, *outType, *lhs, *rhs,
+                           builder.getF32FloatAttr(lq->first),
+                           builder.getI32IntegerAttr(lq->second),
+                           builder.getF32FloatAttr(rq->first),
+                           builder.getI32IntegerAttr(rq->second),
+                           builder.getF32FloatAttr(oq->first),
+                           builder.getI32IntegerAttr(oq->second))
+                 .getResult();
+  else
+    result = MulOp::create(builder, opLoc, *outType, *lhs, *rhs,
+                           builder.getF32FloatAttr(lq->first),
+                           builder.getI32IntegerAttr(lq->second),
+                           builder.getF32FloatAttr(rq->first),
+                           builder.getI32IntegerAttr(rq->second),
+                           builder.getF32FloatAttr(oq->first),
+                           builder.getI32IntegerAttr(oq->second))
+                 .getResult();
+  FailureOr<Value> activated = applyActivation(result, act, output(0));
+  if (failed(activated))
+    return failure();
+  return setOutput(0, *activated);
+}
+
+LogicalResult Importer::importPool(bool average) {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_Pool2DOptions();
+  if (!opts) {
+    error() << "has no Pool2DOptions";
+    return failure();
+  }
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (inType->getRank() != 4 || outType->getRank() != 4) {
+    error() << "expects rank-4 input and output";
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  if (failed(iq) || failed(oq))
+    return failure();
+  if (*iq != *oq) {
+    error() << "input and output quantization differ (scale " << iq->first
+            << " zero point " << iq->second << " vs scale " << oq->first
+            << " zero point " << oq->second << "); TFLite's quantized pooling "
+            << "requires them equal";
+    return failure();
+  }
+  int64_t kh = opts->filter_height(), kw = opts->filter_width();
+  auto ph = computePadding(opts->padding(), inType->getDimSize(1), kh,
+                           opts->stride_h(), 1);
+  auto pw = computePadding(opts->padding(), inType->getDimSize(2), kw,
+                           opts->stride_w(), 1);
+  if (!ph || !pw) {
+    error() << "invalid pooling window " << kh << "x" << kw << " strides "
+            << opts->stride_h() << "x" << opts->stride_w();
+    return failure();
+  }
+  auto [oh, padTop, padBottom] = *ph;
+  auto [ow, padLeft, padRight] = *pw;
+  if (outType->getDimSize(0) != inType->getDimSize(0) ||
+      outType->getDimSize(1) != oh || outType->getDimSize(2) != ow ||
+      outType->getDimSize(3) != inType->getDimSize(3)) {
+    error() << "output " << tensorDesc(output(0)) << " has shape " << *outType
+            << " but pooling produces [" << inType->getDimSize(0) << ", " << oh
+            << ", " << ow << ", " << inType->getDimSize(3) << "]";
+    return failure();
+  }
+  if (padTop >= kh || padBottom >= kh || padLeft >= kw || padRight >= kw) {
+    error() << "padding is not smaller than the pooling window";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  auto kernel = builder.getDenseI64ArrayAttr({kh, kw});
+  auto strides = builder.getDenseI64ArrayAttr(
+      {int64_t(opts->stride_h()), int64_t(opts->stride_w())});
+  auto pads =
+      builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight});
+  auto layout = ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC);
+  Value result =
+      average ? AvgPool2DOp::create(builder, opLoc, *outType, *in, kernel,
+                                    strides, pads, layout)
+                    .getResult()
+              : MaxPool2DOp::create(builder, opLoc, *outType, *in, kernel,
+                                    strides, pads, layout)
+                    .getResult();
+  FailureOr<Value> activated =
+      applyActivation(result, opts->fused_activation_function(), output(0));
+  if (failed(activated))
+    return failure();
+  return setOutput(0, *activated);
+}
+
+LogicalResult Importer::importConcatenation() {
+  if (failed(checkArity(1, 1 << 16, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_ConcatenationOptions();
+  if (!opts) {
+    error() << "has no ConcatenationOptions";
+    return failure();
+  }
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  if (failed(outType) || failed(oq))
+    return failure();
+  int64_t axis = opts->axis();
+  if (axis < 0)
+    axis += outType->getRank();
+  if (axis < 0 || axis >= outType->getRank()) {
+    error() << "axis " << opts->axis() << " is out of range for rank "
+            << outType->getRank();
+    return failure();
+  }
+  SmallVector<Value> inputs;
+  SmallVector<float> scales;
+  SmallVector<int32_t> zps;
+  for (size_t i = 0, e = currentOp->inputs()->size(); i < e; ++i) {
+    FailureOr<std::pair<float, int32_t>> q = getPerTensor(input(i));
+    if (failed(q))
+      return failure();
+    FailureOr<Value> v = getValue(input(i));
+    if (failed(v))
+      return failure();
+    inputs.push_back(*v);
+    scales.push_back(q->first);
+    zps.push_back(q->second);
+  }
+  Value result =
+      ConcatenateOp::create(builder, opLoc, *outType, inputs,
+                            builder.getI64IntegerAttr(axis),
+                            builder.getDenseF32ArrayAttr(scales),
+                            builder.getDenseI32ArrayAttr(zps),
+                            builder.getF32FloatAttr(oq->first),
+                            builder.getI32IntegerAttr(oq->second))
+          .getResult();
+  FailureOr<Value> activated =
+      applyActivation(result, opts->fused_activation_function(), output(0));
+  if (failed(activated))
+    return failure();
+  return setOutput(0, *activated);
+}
+
+//===----------------------------------------------------------------------===//
+// Shape operators
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importReshape() {
+  // RESHAPE takes an optional shape tensor, SQUEEZE/EXPAND_DIMS one input
+  // (plus an axis for EXPAND_DIMS); the output tensor's static shape decides.
+  if (failed(checkArity(1, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (inType->getNumElements() != outType->getNumElements() ||
+      inType->getElementType() != outType->getElementType()) {
+    error() << "cannot reshape " << *inType << " into " << *outType;
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  return setOutput(0, reshape(*in, *outType, opLoc));
+}
+
+LogicalResult Importer::importTranspose() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> perm = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(perm))
+    return failure();
+  int64_t rank = inType->getRank();
+  SmallVector<bool> seen(rank, false);
+  SmallVector<int32_t> perms;
+  SmallVector<int64_t> shape;
+  if (static_cast<int64_t>(perm->size()) != rank) {
+    error() << "permutation has " << perm->size() << " entries for rank "
+            << rank;
+    return failure();
+  }
+  for (int64_t p : *perm) {
+    if (p < 0 || p >= rank || seen[p]) {
+      error() << "invalid permutation entry " << p;
+      return failure();
+    }
+    seen[p] = true;
+    perms.push_back(static_cast<int32_t>(p));
+    shape.push_back(inType->getDimSize(p));
+  }
+  if (ArrayRef<int64_t>(shape) != outType->getShape() ||
+      inType->getElementType() != outType->getElementType()) {
+    error() << "output " << tensorDesc(output(0)) << " has type " << *outType
+            << " but the transpose produces shape of " << shape.size()
+            << " dims";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  Value result =
+      tosa::TransposeOp::create(builder, opLoc, *outType, *in, perms)
+          .getResult();
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importPad() {
+  if (failed(checkArity(2, 3, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> pads = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(pads))
+    return failure();
+  int64_t rank = inType->getRank();
+  if (outType->getRank() != rank) {
+    error() << "input " << *inType << " and output " << *outType
+            << " ranks differ";
+    return failure();
+  }
+  if (static_cast<int64_t>(pads->size()) != 2 * rank) {
+    error() << "paddings have " << pads->size() << " entries; expected "
+            << 2 * rank << " ([rank, 2])";
+    return failure();
+  }
+  SmallVector<int64_t> low, high;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = (*pads)[2 * d], hi = (*pads)[2 * d + 1];
+    if (lo < 0 || hi < 0 ||
+        inType->getDimSize(d) + lo + hi != outType->getDimSize(d)) {
+      error() << "paddings [" << lo << ", " << hi << "] of dimension " << d
+              << " do not map " << *inType << " to " << *outType;
+      return failure();
+    }
+    low.push_back(lo);
+    high.push_back(hi);
+  }
+  Type elementType = inType->getElementType();
+  TypedAttr padAttr;
+  if (auto intType = dyn_cast<IntegerType>(elementType)) {
+    FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+    FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+    if (failed(iq) || failed(oq))
+      return failure();
+    if (*iq != *oq) {
+      error() << "input and output quantization differ; a quantized PAD "
+              << "must keep them";
+      return failure();
+    }
+    int64_t padValue = iq->second;
+    if (hasInput(2)) {
+      FailureOr<DenseElementsAttr> cv = getConstant(input(2), true);
+      if (failed(cv))
+        return failure();
+      if (cv->getNumElements() != 1 || cv->getElementType() != elementType) {
+        error() << "constant_values must be one element of the input type";
+        return failure();
+      }
+      APInt v = *cv->getValues<APInt>().begin();
+      padValue = intType.isUnsigned() ? v.getZExtValue() : v.getSExtValue();
+    }
+    padAttr = builder.getIntegerAttr(intType, padValue);
+  } else {
+    float padValue = 0.0f;
+    if (hasInput(2)) {
+      FailureOr<DenseElementsAttr> cv = getConstant(input(2), true);
+      if (failed(cv))
+        return failure();
+      if (cv->getNumElements() != 1 || cv->getElementType() != elementType) {
+        error() << "constant_values must be one element of the input type";
+        return failure();
+      }
+      padValue = (*cv->getValues<APFloat>().begin()).convertToFloat();
+    }
+    padAttr = builder.getFloatAttr(elementType, padValue);
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  Value padValue = arith::ConstantOp::create(builder, opLoc, padAttr);
+  SmallVector<OpFoldResult> lowFold, highFold;
+  for (int64_t d = 0; d < rank; ++d) {
+    lowFold.push_back(builder.getIndexAttr(low[d]));
+    highFold.push_back(builder.getIndexAttr(high[d]));
+  }
+  Value result = tensor::PadOp::create(builder, opLoc, *outType, *in, lowFold,
+                                       highFold, padValue)
+                     .getResult();
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importSplit() {
+  // SPLIT(axis, input) into equal parts along a constant axis.
+  if (failed(checkArity(2, 2, 0)))
+    return failure();
+  FailureOr<SmallVector<int64_t>> axisValues = getIntConstant(input(0));
+  FailureOr<RankedTensorType> inType = getType(input(1));
+  if (failed(axisValues) || failed(inType))
+    return failure();
+  if (axisValues->size() != 1) {
+    error() << "axis must have one element";
+    return failure();
+  }
+  int64_t rank = inType->getRank();
+  int64_t axis = (*axisValues)[0] < 0 ? (*axisValues)[0] + rank
+                                      : (*axisValues)[0];
+  size_t parts = currentOp->outputs()->size();
+  if (axis < 0 || axis >= rank || inType->getDimSize(axis) % parts != 0) {
+    error() << "cannot split dimension " << (*axisValues)[0] << " of "
+            << *inType << " into " << parts << " parts";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(1));
+  if (failed(in))
+    return failure();
+  int64_t size = inType->getDimSize(axis) / parts;
+  for (size_t i = 0; i < parts; ++i) {
+    FailureOr<RankedTensorType> outType = getType(output(i));
+    if (failed(outType))
+      return failure();
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    for (int64_t d = 0; d < rank; ++d) {
+      offsets.push_back(builder.getIndexAttr(d == axis ? i * size : 0));
+      sizes.push_back(
+          builder.getIndexAttr(d == axis ? size : inType->getDimSize(d)));
+      strides.push_back(builder.getIndexAttr(1));
+    }
+    SmallVector<int64_t> shape(inType->getShape());
+    shape[axis] = size;
+    auto sliceType = RankedTensorType::get(shape, inType->getElementType());
+    if (sliceType != *outType) {
+      error() << "output " << tensorDesc(output(i)) << " has type " << *outType
+              << ", expected " << sliceType;
+      return failure();
+    }
+    Value slice = tensor::ExtractSliceOp::create(builder, tensorLoc(output(i)),
+                                                 sliceType, *in, offsets, sizes,
+                                                 strides)
+                      .getResult();
+    if (failed(setOutput(i, slice)))
+      return failure();
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization and activations
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importSoftmax() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (inType->getShape() != outType->getShape() || inType->getRank() < 1) {
+    error() << "input " << *inType << " and output " << *outType
+            << " shapes differ";
+    return failure();
+  }
+  float beta = 1.0f;
+  if (const auto *opts = currentOp->builtin_options_as_SoftmaxOptions())
+    beta = opts->beta();
+  if (!std::isfinite(beta) || beta <= 0.0f) {
+    error() << "beta " << beta << " must be finite and positive";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  auto floatType = RankedTensorType::get(inType->getShape(),
+                                         builder.getF32Type());
+  Value x = *in;
+  bool quantized = isa<IntegerType>(inType->getElementType());
+  if (quantized) {
+    FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+    if (failed(iq))
+      return failure();
+    // beta folds into the dequantize scale: softmax(beta * s * (q - zp)).
+    x = DequantizeOp::create(
+            builder, opLoc, floatType, x,
+            builder.getDenseF32ArrayAttr({iq->first * beta}),
+            builder.getDenseI32ArrayAttr({iq->second}), IntegerAttr())
+            .getResult();
+  } else if (beta != 1.0f) {
+    error() << "float SOFTMAX with beta != 1 is not supported";
+    return failure();
+  }
+  Value init = tensor::EmptyOp::create(builder, opLoc, floatType.getShape(),
+                                       builder.getF32Type());
+  Value soft = linalg::SoftmaxOp::create(builder, opLoc, TypeRange{floatType},
+                                         x, init, inType->getRank() - 1)
+                   .getResult()[0];
+  if (quantized) {
+    FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+    if (failed(oq))
+      return failure();
+    soft = QuantizeOp::create(builder, opLoc, *outType, soft,
+                              builder.getDenseF32ArrayAttr({oq->first}),
+                              builder.getDenseI32ArrayAttr({oq->second}),
+                              IntegerAttr())
+               .getResult();
+  }
+  return setOutput(0, soft);
+}
+
+LogicalResult Importer::importQuantize() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (inType->getShape() != outType->getShape() ||
+      !isa<IntegerType>(outType->getElementType())) {
+    error() << "cannot quantize " << *inType << " into " << *outType;
+    return failure();
+  }
+  FailureOr<QuantParams> oq = getQuant(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(oq) || failed(in))
+    return failure();
+  if (inType->getElementType().isF32()) {
+    SmallVector<int32_t> zps;
+    for (int64_t zp : oq->zeroPoints)
+      zps.push_back(static_cast<int32_t>(zp));
+    Value result =
+        QuantizeOp::create(builder, opLoc, *outType, *in,
+                           builder.getDenseF32ArrayAttr(oq->scales),
+                           builder.getDenseI32ArrayAttr(zps),
+                           oq->isPerTensor()
+                               ? IntegerAttr()
+                               : builder.getI64IntegerAttr(oq->dimension))
+            .getResult();
+    return setOutput(0, result);
+  }
+  if (!isa<IntegerType>(inType->getElementType())) {
+    error() << "cannot quantize from " << inType->getElementType();
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oqt = getPerTensor(output(0));
+  if (failed(iq) || failed(oqt))
+    return failure();
+  Value result =
+      RequantizeOp::create(
+          builder, opLoc, *outType, *in,
+          builder.getDenseF64ArrayAttr({static_cast<double>(iq->first)}),
+          builder.getI32IntegerAttr(iq->second),
+          builder.getF32FloatAttr(oqt->first),
+          builder.getI32IntegerAttr(oqt->second), IntegerAttr(),
+          RoundingAttr::get(context, Rounding::tflite))
+          .getResult();
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importDequantize() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (!isa<IntegerType>(inType->getElementType()) ||
+      !outType->getElementType().isF32() ||
+      inType->getShape() != outType->getShape()) {
+    error() << "cannot dequantize " << *inType << " into " << *outType;
+    return failure();
+  }
+  FailureOr<QuantParams> iq = getQuant(input(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(iq) || failed(in))
+    return failure();
+  SmallVector<int32_t> zps;
+  for (int64_t zp : iq->zeroPoints)
+    zps.push_back(static_cast<int32_t>(zp));
+  Value result =
+      DequantizeOp::create(builder, opLoc, *outType, *in,
+                           builder.getDenseF32ArrayAttr(iq->scales),
+                           builder.getDenseI32ArrayAttr(zps),
+                           iq->isPerTensor()
+                               ? IntegerAttr()
+                               : builder.getI64IntegerAttr(iq->dimension))
+          .getResult();
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importRelu(tfl::BuiltinOperator code) {
+  // TFLite's quantized ReluX: requantize by input_scale / output_scale, then
+  // clamp to the activation range of the output parameters.
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (inType->getShape() != outType->getShape() ||
+      inType->getElementType() != outType->getElementType() ||
+      !isa<IntegerType>(inType->getElementType())) {
+    error() << "expects quantized input and output of one type, got "
+            << *inType << " and " << *outType;
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(iq) || failed(oq) || failed(in))
+    return failure();
+  Value value = *in;
+  if (*iq != *oq)
+    value = RequantizeOp::create(
+                builder, opLoc, *outType, value,
+                builder.getDenseF64ArrayAttr({static_cast<double>(iq->first)}),
+                builder.getI32IntegerAttr(iq->second),
+                builder.getF32FloatAttr(oq->first),
+                builder.getI32IntegerAttr(oq->second), IntegerAttr(),
+                RoundingAttr::get(context, Rounding::tflite))
+                .getResult();
+  tfl::ActivationFunctionType act =
+      code == tfl::BuiltinOperator::RELU    ? tfl::ActivationFunctionType::RELU
+      : code == tfl::BuiltinOperator::RELU6 ? tfl::ActivationFunctionType::RELU6
+                                  : tfl::ActivationFunctionType::RELU_N1_TO_1;
+  FailureOr<Value> activated = applyActivation(value, act, output(0));
+  if (failed(activated))
+    return failure();
+  return setOutput(0, *activated);
+}
+
+LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(iq) || failed(oq) || failed(in))
+    return failure();
+  auto is = builder.getF32FloatAttr(iq->first);
+  auto iz = builder.getI32IntegerAttr(iq->second);
+  auto os = builder.getF32FloatAttr(oq->first);
+  auto oz = builder.getI32IntegerAttr(oq->second);
+  Value result;
+  switch (code) {
+  case tfl::BuiltinOperator::LOGISTIC:
+    result = SigmoidOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
+                 .getResult();
+    break;
+  case tfl::BuiltinOperator::TANH:
+    result = TanhOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
+                 .getResult();
+    break;
+  case tfl::BuiltinOperator::HARD_SWISH:
+    result = HardSwishOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
+                 .getResult();
+    break;
+  default: {
+    float alpha = 0.0f;
+    if (const auto *opts = currentOp->builtin_options_as_LeakyReluOptions())
+      alpha = opts->alpha();
+    result = LeakyReluOp::create(builder, opLoc, *outType, *in, is, iz, os,
+                                 oz, builder.getF32FloatAttr(alpha))
+                 .getResult();
+    break;
+  }
+  }
+  return setOutput(0, result);
+}
+
+LogicalResult Importer::importMean() {
+  // MEAN over H and W of an NHWC tensor: qnn.avg_pool2d over the whole
+  // window, then a requantize when the output parameters differ. This rounds
+  // twice (the average to the input scale, then the rescale), where TFLite
+  // rescales the sum once; results can differ by one unit.
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> axes = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(axes))
+    return failure();
+  SmallVector<int64_t> sorted;
+  for (int64_t a : *axes)
+    sorted.push_back(a < 0 ? a + inType->getRank() : a);
+  llvm::sort(sorted);
+  if (inType->getRank() != 4 || sorted != SmallVector<int64_t>{1, 2} ||
+      !isa<IntegerType>(inType->getElementType())) {
+    error() << "only a quantized MEAN over axes [1, 2] of a rank-4 NHWC tensor "
+            << "is supported";
+    return failure();
+  }
+  int64_t n = inType->getDimSize(0), c = inType->getDimSize(3);
+  if (outType->getNumElements() != n * c ||
+      outType->getElementType() != inType->getElementType()) {
+    error() << "output " << tensorDesc(output(0)) << " has type " << *outType
+            << ", expected " << n * c << " elements of "
+            << inType->getElementType();
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(iq) || failed(oq) || failed(in))
+    return failure();
+  auto pooledType =
+      RankedTensorType::get({n, 1, 1, c}, inType->getElementType());
+  Value value =
+      AvgPool2DOp::create(
+          builder, opLoc, pooledType, *in,
+          builder.getDenseI64ArrayAttr(
+              {inType->getDimSize(1), inType->getDimSize(2)}),
+          builder.getDenseI64ArrayAttr({1, 1}),
+          builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+          ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC))
+          .getResult();
+  if (*iq != *oq)
+    value = RequantizeOp::create(
+                builder, opLoc, pooledType, value,
+                builder.getDenseF64ArrayAttr({static_cast<double>(iq->first)}),
+                builder.getI32IntegerAttr(iq->second),
+                builder.getF32FloatAttr(oq->first),
+                builder.getI32IntegerAttr(oq->second), IntegerAttr(),
+                RoundingAttr::get(context, Rounding::tflite))
+                .getResult();
+  return setOutput(0, reshape(value, *outType, opLoc));
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult Importer::importOperator(const tfl::Operator *op) {
+  const auto *codes = model->operator_codes();
+  if (!codes || op->opcode_index() >= codes->size()) {
+    error() << "opcode_index " << op->opcode_index() << " is out of range ("
+            << (codes ? codes->size() : 0) << " operator codes)";
+    return failure();
+  }
+  const tfl::OperatorCode *opcode = codes->Get(op->opcode_index());
+  int32_t code = std::max<int32_t>(opcode->deprecated_builtin_code(),
+                                   opcode->builtin_code());
+  auto builtin = static_cast<tfl::BuiltinOperator>(code);
+  if (code == static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM))
+    opName = "CUSTOM '" +
+             (opcode->custom_code() ? opcode->custom_code()->str() : "") + "'";
+  else if (*tfl::EnumNameBuiltinOperator(builtin))
+    opName = tfl::EnumNameBuiltinOperator(builtin);
+  else
+    opName = "builtin code " + std::to_string(code);
+  if (!op->inputs() || !op->outputs()) {
+    error() << "has no inputs or outputs vector";
+    return failure();
+  }
+  for (int32_t index : *op->outputs())
+    if (failed(getTensor(index)))
+      return failure();
+  for (int32_t index : *op->inputs())
+    if (index != -1 && failed(getTensor(index)))
+      return failure();
+  if (op->outputs()->size() > 0)
+    opLoc = tensorLoc(op->outputs()->Get(0));
+  currentOp = op;
+  using B = tfl::BuiltinOperator;
+  switch (builtin) {
+  case B::CONV_2D:
+    return importConv(false);
+  case B::DEPTHWISE_CONV_2D:
+    return importConv(true);
+  case B::FULLY_CONNECTED:
+    return importFullyConnected();
+  case B::ADD:
+  case B::MUL:
+    return importBinary(builtin);
+  case B::AVERAGE_POOL_2D:
+    return importPool(true);
+  case B::MAX_POOL_2D:
+    return importPool(false);
+  case B::CONCATENATION:
+    return importConcatenation();
+  case B::RESHAPE:
+  case B::SQUEEZE:
+  case B::EXPAND_DIMS:
+    return importReshape();
+  case B::SOFTMAX:
+    return importSoftmax();
+  case B::PAD:
+  case B::PADV2:
+    return importPad();
+  case B::QUANTIZE:
+    return importQuantize();
+  case B::DEQUANTIZE:
+    return importDequantize();
+  case B::RELU:
+  case B::RELU6:
+  case B::RELU_N1_TO_1:
+    return importRelu(builtin);
+  case B::LOGISTIC:
+  case B::TANH:
+  case B::HARD_SWISH:
+  case B::LEAKY_RELU:
+    return importTableActivation(builtin);
+  case B::TRANSPOSE:
+    return importTranspose();
+  case B::MEAN:
+    return importMean();
+  case B::SPLIT:
+    return importSplit();
+  default:
+    error() << "is not supported by the qnn-mlir importer";
+    return failure();
+  }
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (model->version() != kSchemaVersion) {
+    error() << "unsupported schema version " << model->version()
+            << " (expected " << kSchemaVersion << ")";
+    return nullptr;
+  }
+  if (!model->subgraphs() || model->subgraphs()->size() == 0) {
+    error() << "the model has no subgraphs";
+    return nullptr;
+  }
+  subgraph = model->subgraphs()->Get(0);
+  if (!subgraph->tensors() || !subgraph->inputs() || !subgraph->outputs()) {
+    error() << "subgraph 0 lacks its tensors, inputs or outputs";
+    return nullptr;
+  }
+  values.assign(tensors()->size(), Value());
+
+  OwningOpRef<ModuleOp> module = ModuleOp::create(sourceLoc);
+  SmallVector<Type> argTypes, resultTypes;
+  for (int32_t index : *subgraph->inputs()) {
+    FailureOr<RankedTensorType> type = getType(index);
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+  }
+  for (int32_t index : *subgraph->outputs()) {
+    FailureOr<RankedTensorType> type = getType(index);
+    if (failed(type))
+      return nullptr;
+    resultTypes.push_back(*type);
+  }
+  builder.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(builder, sourceLoc, "main",
+                                   builder.getFunctionType(argTypes,
+                                                           resultTypes));
+  Block *entry = func.addEntryBlock();
+  for (auto [i, index] : llvm::enumerate(*subgraph->inputs())) {
+    Location loc = tensorLoc(index);
+    entry->getArgument(i).setLoc(loc);
+    func.setArgAttr(i, "tfl.name",
+                    cast<NameLoc>(loc).getName());
+    if (values[index]) {
+      error() << tensorDesc(index) << " is listed twice as a subgraph input";
+      return nullptr;
+    }
+    values[index] = entry->getArgument(i);
+  }
+  for (auto [i, index] : llvm::enumerate(*subgraph->outputs()))
+    func.setResultAttr(i, "tfl.name",
+                       cast<NameLoc>(tensorLoc(index)).getName());
+  builder.setInsertionPointToEnd(entry);
+
+  if (const auto *ops = subgraph->operators()) {
+    for (auto [i, op] : llvm::enumerate(*ops)) {
+      opIndex = static_cast<int64_t>(i);
+      if (failed(importOperator(op)))
+        return nullptr;
+    }
+  }
+  opIndex = -1;
+  SmallVector<Value> results;
+  for (int32_t index : *subgraph->outputs()) {
+    FailureOr<Value> value = getValue(index);
+    if (failed(value))
+      return nullptr;
+    results.push_back(*value);
+  }
+  func::ReturnOp::create(builder, sourceLoc, results);
+  if (failed(verify(*module))) {
+    error() << "the imported IR does not verify (see the diagnostics above)";
+    return nullptr;
+  }
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+void mlir::qnn::registerTFLiteImportDialects(DialectRegistry &registry) {
+  registry.insert<QNNDialect, arith::ArithDialect, func::FuncDialect,
+                  linalg::LinalgDialect, tensor::TensorDialect,
+                  tosa::TosaDialect>();
+}
+
+OwningOpRef<ModuleOp> mlir::qnn::importTFLite(StringRef buffer,
+                                              MLIRContext *context,
+                                              StringRef sourceName) {
+  DialectRegistry registry;
+  registerTFLiteImportDialects(registry);
+  context->appendDialectRegistry(registry);
+  context->loadAllAvailableDialects();
+  Location loc = FileLineColLoc::get(context, sourceName, 0, 0);
+
+  // Flatbuffers reads scalars in place: give it 16-byte aligned memory.
+  std::unique_ptr<llvm::WritableMemoryBuffer> aligned =
+      llvm::WritableMemoryBuffer::getNewUninitMemBuffer(buffer.size(), "",
+                                                        llvm::Align(16));
+  if (!aligned) {
+    emitError(loc) << "cannot allocate " << buffer.size() << " bytes";
+    return nullptr;
+  }
+  std::memcpy(aligned->getBufferStart(), buffer.data(), buffer.size());
+  const auto *data = reinterpret_cast<const uint8_t *>(aligned->getBufferStart());
+
+  if (buffer.size() < 8 || buffer.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) {
+    emitError(loc) << "not a TFLite model: " << buffer.size()
+                   << " bytes is too short or too large";
+    return nullptr;
+  }
+  if (!flatbuffers::BufferHasIdentifier(data, tfl::ModelIdentifier())) {
+    emitError(loc) << "not a TFLite model: the file identifier is not '"
+                   << tfl::ModelIdentifier() << "'";
+    return nullptr;
+  }
+  flatbuffers::Verifier verifier(data, buffer.size(), /*max_depth=*/64,
+                                 /*max_tables=*/10000000);
+  if (!tfl::VerifyModelBuffer(verifier)) {
+    emitError(loc) << "corrupted TFLite model: the flatbuffer does not verify "
+                   << "(truncated, or an offset or size points outside the "
+                   << "file)";
+    return nullptr;
+  }
+  Importer importer(tfl::GetModel(data), context, sourceName);
+  return importer.run();
+}
+
+void mlir::qnn::registerTFLiteImportTranslation() {
+  TranslateToMLIRRegistration registration(
+      "import-tflite", "import a TFLite flatbuffer model into qnn IR",
+      [](llvm::SourceMgr &sourceMgr,
+         MLIRContext *context) -> OwningOpRef<Operation *> {
+        const llvm::MemoryBuffer *buffer =
+            sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+        return importTFLite(buffer->getBuffer(), context,
+                            buffer->getBufferIdentifier());
+      },
+      registerTFLiteImportDialects, llvm::Align(16));
+}

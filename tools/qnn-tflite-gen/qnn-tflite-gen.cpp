@@ -1,0 +1,747 @@
+//===- qnn-tflite-gen.cpp - deterministic TFLite test models ---------------===//
+//
+// Writes tiny quantized .tflite models, one per supported operator, plus a
+// small MobileNet-style model and deliberately malformed models, with the
+// flatbuffers builder of the same schema subset the importer reads. Weights
+// come from a fixed linear congruential generator, so every run writes the
+// same bytes. Also corrupts existing files (truncation, byte flips) and
+// fuzzes the importer in-process.
+//
+//   qnn-tflite-gen --model=conv2d -o conv2d.tflite
+//   qnn-tflite-gen --list
+//   qnn-tflite-gen --truncate=100 in.tflite -o out.tflite
+//   qnn-tflite-gen --flip=40 in.tflite -o out.tflite
+//   qnn-tflite-gen --fuzz=500 in.tflite
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNN/Target/TFLite/TFLiteImport.h"
+#include "QNN/Target/TFLite/schema_subset_generated.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tfl = ::qnn::tflite;
+using tfl::ActivationFunctionType;
+using tfl::BuiltinOperator;
+using tfl::BuiltinOptions;
+using tfl::Padding;
+using tfl::TensorType;
+
+namespace {
+
+/// Numerical Recipes LCG: a deterministic stream of pseudo-random values.
+class Random {
+public:
+  explicit Random(uint32_t seed) : state(seed) {}
+  uint32_t next() {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  }
+  int64_t range(int64_t lo, int64_t hi) {
+    return lo + static_cast<int64_t>(next() % static_cast<uint32_t>(hi - lo + 1));
+  }
+
+private:
+  uint32_t state;
+};
+
+struct Quant {
+  std::vector<float> scales;
+  std::vector<int64_t> zeroPoints;
+  int32_t dimension = 0;
+};
+
+Quant perTensor(float scale, int64_t zp) { return {{scale}, {zp}, 0}; }
+
+/// Collects tensors, buffers and operators, then serializes one model.
+class ModelWriter {
+public:
+  ModelWriter() { buffers.push_back(tfl::CreateBufferDirect(fbb)); }
+
+  int tensor(const std::string &name, std::vector<int32_t> shape,
+             TensorType type, const Quant *quant = nullptr,
+             uint32_t buffer = 0) {
+    flatbuffers::Offset<tfl::QuantizationParameters> q = 0;
+    if (quant)
+      q = tfl::CreateQuantizationParametersDirect(
+          fbb, nullptr, nullptr, &quant->scales, &quant->zeroPoints,
+          quant->dimension);
+    tensors.push_back(tfl::CreateTensorDirect(fbb, &shape, type, buffer,
+                                              name.c_str(), q));
+    return static_cast<int>(tensors.size()) - 1;
+  }
+  int activation(const std::string &name, std::vector<int32_t> shape,
+                 TensorType type, Quant quant) {
+    return tensor(name, shape, type, &quant);
+  }
+  uint32_t buffer(const std::vector<uint8_t> &bytes) {
+    buffers.push_back(tfl::CreateBufferDirect(fbb, &bytes));
+    return static_cast<uint32_t>(buffers.size()) - 1;
+  }
+  template <typename T>
+  int constant(const std::string &name, std::vector<int32_t> shape,
+               TensorType type, const std::vector<T> &values,
+               const Quant *quant = nullptr) {
+    std::vector<uint8_t> bytes(values.size() * sizeof(T));
+    std::memcpy(bytes.data(), values.data(), bytes.size());
+    return tensor(name, shape, type, quant, buffer(bytes));
+  }
+  /// Deterministic int8/uint8 weights in [lo, hi].
+  int weights(const std::string &name, std::vector<int32_t> shape,
+              TensorType type, Quant quant, int64_t lo, int64_t hi) {
+    size_t n = 1;
+    for (int32_t d : shape)
+      n *= d;
+    std::vector<uint8_t> data(n);
+    for (auto &v : data)
+      v = static_cast<uint8_t>(random.range(lo, hi));
+    return tensor(name, shape, type, &quant, buffer(data));
+  }
+  int bias(const std::string &name, int32_t channels, int64_t lo, int64_t hi,
+           Quant quant) {
+    std::vector<int32_t> values(channels);
+    for (auto &v : values)
+      v = static_cast<int32_t>(random.range(lo, hi));
+    return constant<int32_t>(name, {channels}, TensorType::INT32, values,
+                             &quant);
+  }
+
+  void op(BuiltinOperator code, std::vector<int32_t> inputs,
+          std::vector<int32_t> outputs,
+          BuiltinOptions optionsType = BuiltinOptions::NONE,
+          flatbuffers::Offset<void> options = 0) {
+    int32_t c = static_cast<int32_t>(code);
+    if (!opcodeIndex.count(c)) {
+      opcodeIndex[c] = static_cast<uint32_t>(opcodes.size());
+      // As the TFLite converter: the byte field saturates at 127
+      // (PLACEHOLDER_FOR_GREATER_OP_CODES), the int field has the code.
+      opcodes.push_back(tfl::CreateOperatorCodeDirect(
+          fbb, static_cast<int8_t>(std::min(c, 127)), nullptr, 1, c));
+    }
+    operators.push_back(tfl::CreateOperatorDirect(
+        fbb, opcodeIndex[c], &inputs, &outputs, optionsType, options));
+  }
+
+  std::vector<uint8_t> finish(std::vector<int32_t> inputs,
+                              std::vector<int32_t> outputs,
+                              uint32_t version = 3) {
+    std::vector<flatbuffers::Offset<tfl::SubGraph>> subgraphs = {
+        tfl::CreateSubGraphDirect(fbb, &tensors, &inputs, &outputs,
+                                  &operators, "main")};
+    auto model = tfl::CreateModelDirect(fbb, version, &opcodes, &subgraphs,
+                                        "qnn-tflite-gen", &buffers);
+    tfl::FinishModelBuffer(fbb, model);
+    return std::vector<uint8_t>(fbb.GetBufferPointer(),
+                                fbb.GetBufferPointer() + fbb.GetSize());
+  }
+
+  flatbuffers::FlatBufferBuilder fbb;
+  Random random{12345};
+
+private:
+  std::vector<flatbuffers::Offset<tfl::Tensor>> tensors;
+  std::vector<flatbuffers::Offset<tfl::Buffer>> buffers;
+  std::vector<flatbuffers::Offset<tfl::Operator>> operators;
+  std::vector<flatbuffers::Offset<tfl::OperatorCode>> opcodes;
+  std::map<int32_t, uint32_t> opcodeIndex;
+};
+
+constexpr TensorType I8 = TensorType::INT8;
+constexpr TensorType U8 = TensorType::UINT8;
+constexpr TensorType F32 = TensorType::FLOAT32;
+
+/// Per-channel symmetric int8 weight quantization with distinct scales.
+Quant perChannel(int channels, float base, int32_t dimension) {
+  Quant q;
+  for (int c = 0; c < channels; ++c) {
+    q.scales.push_back(base * static_cast<float>(c + 1));
+    q.zeroPoints.push_back(0);
+  }
+  q.dimension = dimension;
+  return q;
+}
+
+//===----------------------------------------------------------------------===//
+// One model per operator
+//===----------------------------------------------------------------------===//
+
+using Model = std::vector<uint8_t>;
+
+Model conv2d() {
+  // int8 per-channel, SAME padding, stride 2, fused RELU6.
+  ModelWriter w;
+  int in = w.activation("input", {1, 5, 5, 3}, I8, perTensor(0.5f, -1));
+  int f = w.weights("filter", {4, 3, 3, 3}, I8, perChannel(4, 0.01f, 0), -127,
+                    127);
+  int b = w.bias("bias", 4, -100, 100, perChannel(4, 0.005f, 0));
+  int out = w.activation("output", {1, 3, 3, 4}, I8, perTensor(0.05f, -128));
+  w.op(BuiltinOperator::CONV_2D, {in, f, b}, {out},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 2, 2,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  return w.finish({in}, {out});
+}
+
+Model conv2dValidU8() {
+  // uint8 per-tensor weights with a zero point, VALID, dilation 2, RELU.
+  ModelWriter w;
+  int in = w.activation("input", {1, 7, 6, 2}, U8, perTensor(0.25f, 128));
+  int f = w.weights("filter", {3, 2, 2, 2}, U8, perTensor(0.02f, 120), 0, 255);
+  int b = w.bias("bias", 3, -50, 50, perTensor(0.005f, 0));
+  int out = w.activation("output", {1, 5, 4, 3}, U8, perTensor(0.1f, 10));
+  w.op(BuiltinOperator::CONV_2D, {in, f, b}, {out},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::VALID, 1, 1,
+                                ActivationFunctionType::RELU, 2, 2)
+           .Union());
+  return w.finish({in}, {out});
+}
+
+Model depthwise() {
+  // int8 per-channel, channel multiplier 2, SAME, stride 1, RELU.
+  ModelWriter w;
+  int in = w.activation("input", {1, 4, 4, 2}, I8, perTensor(0.1f, 3));
+  int f = w.weights("filter", {1, 3, 3, 4}, I8, perChannel(4, 0.02f, 3), -127,
+                    127);
+  // Bias quantized_dimension copied from the filter (3) on a 1-D tensor, as
+  // person_detect has it: must be ignored.
+  int b = w.bias("bias", 4, -20, 20, perChannel(4, 0.002f, 3));
+  int out = w.activation("output", {1, 4, 4, 4}, I8, perTensor(0.07f, -5));
+  w.op(BuiltinOperator::DEPTHWISE_CONV_2D, {in, f, b}, {out},
+       BuiltinOptions::DepthwiseConv2DOptions,
+       tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, 1, 1, 2,
+                                         ActivationFunctionType::RELU)
+           .Union());
+  return w.finish({in}, {out});
+}
+
+Model fullyConnected() {
+  // A rank-4 input flattened to [1, 8]; RELU_N1_TO_1.
+  ModelWriter w;
+  int in = w.activation("input", {1, 2, 2, 2}, I8, perTensor(0.2f, 0));
+  int f = w.weights("weights", {3, 8}, I8, perTensor(0.01f, 0), -127, 127);
+  int b = w.bias("bias", 3, -30, 30, perTensor(0.002f, 0));
+  int out = w.activation("output", {1, 3}, I8, perTensor(0.02f, 2));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, b}, {out},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb,
+                                        ActivationFunctionType::RELU_N1_TO_1)
+           .Union());
+  return w.finish({in}, {out});
+}
+
+Model fullyConnectedNoBias() {
+  ModelWriter w;
+  int in = w.activation("input", {2, 4}, U8, perTensor(0.2f, 128));
+  int f = w.weights("weights", {5, 4}, U8, perTensor(0.01f, 127), 0, 255);
+  int out = w.activation("output", {2, 5}, U8, perTensor(0.02f, 100));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, -1}, {out},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb).Union());
+  return w.finish({in}, {out});
+}
+
+Model add() {
+  ModelWriter w;
+  int a = w.activation("a", {1, 2, 2, 3}, I8, perTensor(0.1f, 1));
+  int b = w.activation("b", {1, 2, 2, 3}, I8, perTensor(0.2f, -2));
+  int out = w.activation("sum", {1, 2, 2, 3}, I8, perTensor(0.3f, -100));
+  w.op(BuiltinOperator::ADD, {a, b}, {out}, BuiltinOptions::AddOptions,
+       tfl::CreateAddOptions(w.fbb, ActivationFunctionType::RELU).Union());
+  return w.finish({a, b}, {out});
+}
+
+Model mul() {
+  // Broadcast of a constant [3] operand.
+  ModelWriter w;
+  int a = w.activation("a", {1, 2, 2, 3}, U8, perTensor(0.1f, 128));
+  Quant cq = perTensor(0.05f, 0);
+  int c = w.constant<uint8_t>("c", {3}, U8, {10, 20, 30}, &cq);
+  int out = w.activation("product", {1, 2, 2, 3}, U8, perTensor(0.4f, 5));
+  w.op(BuiltinOperator::MUL, {a, c}, {out}, BuiltinOptions::MulOptions,
+       tfl::CreateMulOptions(w.fbb).Union());
+  return w.finish({a}, {out});
+}
+
+Model averagePool() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 5, 5, 2}, I8, perTensor(0.1f, -3));
+  int out = w.activation("output", {1, 3, 3, 2}, I8, perTensor(0.1f, -3));
+  w.op(BuiltinOperator::AVERAGE_POOL_2D, {in}, {out},
+       BuiltinOptions::Pool2DOptions,
+       tfl::CreatePool2DOptions(w.fbb, Padding::SAME, 2, 2, 3, 3).Union());
+  return w.finish({in}, {out});
+}
+
+Model maxPool() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4, 6, 2}, U8, perTensor(0.05f, 100));
+  int out = w.activation("output", {1, 2, 3, 2}, U8, perTensor(0.05f, 100));
+  w.op(BuiltinOperator::MAX_POOL_2D, {in}, {out},
+       BuiltinOptions::Pool2DOptions,
+       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, 2, 2, 2, 2,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  return w.finish({in}, {out});
+}
+
+Model concatenation() {
+  ModelWriter w;
+  int a = w.activation("a", {1, 2, 2, 3}, I8, perTensor(0.1f, 0));
+  int b = w.activation("b", {1, 2, 2, 5}, I8, perTensor(0.2f, 4));
+  int out = w.activation("cat", {1, 2, 2, 8}, I8, perTensor(0.2f, 4));
+  w.op(BuiltinOperator::CONCATENATION, {a, b}, {out},
+       BuiltinOptions::ConcatenationOptions,
+       tfl::CreateConcatenationOptions(w.fbb, -1).Union());
+  return w.finish({a, b}, {out});
+}
+
+Model reshapeSqueeze() {
+  // RESHAPE [1,2,3,4] -> [1,24] (collapse), SQUEEZE [1,24] -> [24]... and a
+  // RESHAPE that neither collapses nor expands ([24] -> [4,6]).
+  ModelWriter w;
+  Quant q = perTensor(0.5f, 7);
+  int in = w.activation("input", {1, 2, 3, 4}, I8, q);
+  int shape = w.constant<int32_t>("shape", {2}, TensorType::INT32, {1, 24});
+  int flat = w.activation("flat", {1, 24}, I8, q);
+  int squeezed = w.activation("squeezed", {24}, I8, q);
+  int out = w.activation("output", {4, 6}, I8, q);
+  int expanded = w.activation("expanded", {1, 4, 6, 1}, I8, q);
+  w.op(BuiltinOperator::RESHAPE, {in, shape}, {flat});
+  w.op(BuiltinOperator::SQUEEZE, {flat}, {squeezed},
+       BuiltinOptions::SqueezeOptions,
+       tfl::CreateSqueezeOptionsDirect(w.fbb, nullptr).Union());
+  w.op(BuiltinOperator::RESHAPE, {squeezed}, {out});
+  w.op(BuiltinOperator::RESHAPE, {out}, {expanded});
+  return w.finish({in}, {expanded});
+}
+
+Model softmax() {
+  ModelWriter w;
+  int in = w.activation("logits", {1, 10}, U8, perTensor(0.1f, 128));
+  int out = w.activation("probs", {1, 10}, U8, perTensor(1.0f / 256, 0));
+  w.op(BuiltinOperator::SOFTMAX, {in}, {out}, BuiltinOptions::SoftmaxOptions,
+       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  return w.finish({in}, {out});
+}
+
+Model pad() {
+  ModelWriter w;
+  Quant q = perTensor(0.1f, -14);
+  int in = w.activation("input", {1, 3, 3, 2}, I8, q);
+  int pads = w.constant<int32_t>("paddings", {4, 2}, TensorType::INT32,
+                                 {0, 0, 1, 2, 2, 1, 0, 0});
+  int out = w.activation("padded", {1, 6, 6, 2}, I8, q);
+  w.op(BuiltinOperator::PAD, {in, pads}, {out}, BuiltinOptions::PadOptions,
+       tfl::CreatePadOptions(w.fbb).Union());
+  return w.finish({in}, {out});
+}
+
+Model quantizeDequantize() {
+  // float -> int8 (QUANTIZE), int8 -> uint8 (QUANTIZE as requantize),
+  // uint8 -> float (DEQUANTIZE).
+  ModelWriter w;
+  int in = w.tensor("input", {1, 4}, F32);
+  int q8 = w.activation("q8", {1, 4}, I8, perTensor(0.02f, -3));
+  int qu8 = w.activation("qu8", {1, 4}, U8, perTensor(0.03f, 120));
+  int out = w.tensor("output", {1, 4}, F32);
+  w.op(BuiltinOperator::QUANTIZE, {in}, {q8});
+  w.op(BuiltinOperator::QUANTIZE, {q8}, {qu8});
+  w.op(BuiltinOperator::DEQUANTIZE, {qu8}, {out});
+  return w.finish({in}, {out});
+}
+
+Model relus() {
+  // Standalone RELU (same parameters), RELU6 (different parameters: a
+  // requantize first), RELU_N1_TO_1.
+  ModelWriter w;
+  int in = w.activation("input", {1, 8}, I8, perTensor(0.05f, -10));
+  int r = w.activation("relu", {1, 8}, I8, perTensor(0.05f, -10));
+  int r6 = w.activation("relu6", {1, 8}, I8, perTensor(0.03f, -128));
+  int r1 = w.activation("relu1", {1, 8}, I8, perTensor(0.03f, -128));
+  w.op(BuiltinOperator::RELU, {in}, {r});
+  w.op(BuiltinOperator::RELU6, {r}, {r6});
+  w.op(BuiltinOperator::RELU_N1_TO_1, {r6}, {r1});
+  return w.finish({in}, {r1});
+}
+
+Model tableActivations() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 8}, I8, perTensor(0.1f, 0));
+  int s = w.activation("sigmoid", {1, 8}, I8, perTensor(1.0f / 256, -128));
+  int t = w.activation("tanh", {1, 8}, I8, perTensor(1.0f / 128, 0));
+  int h = w.activation("hardswish", {1, 8}, I8, perTensor(0.02f, -100));
+  int l = w.activation("leaky", {1, 8}, I8, perTensor(0.03f, 5));
+  w.op(BuiltinOperator::LOGISTIC, {in}, {s});
+  w.op(BuiltinOperator::TANH, {s}, {t});
+  w.op(BuiltinOperator::HARD_SWISH, {t}, {h},
+       BuiltinOptions::HardSwishOptions,
+       tfl::CreateHardSwishOptions(w.fbb).Union());
+  w.op(BuiltinOperator::LEAKY_RELU, {h}, {l}, BuiltinOptions::LeakyReluOptions,
+       tfl::CreateLeakyReluOptions(w.fbb, 0.125f).Union());
+  return w.finish({in}, {l});
+}
+
+Model transpose() {
+  ModelWriter w;
+  Quant q = perTensor(0.1f, -14);
+  int in = w.activation("nchw", {1, 3, 4, 5}, I8, q);
+  int perm = w.constant<int32_t>("perm", {4}, TensorType::INT32, {0, 2, 3, 1});
+  int out = w.activation("nhwc", {1, 4, 5, 3}, I8, q);
+  w.op(BuiltinOperator::TRANSPOSE, {in, perm}, {out});
+  return w.finish({in}, {out});
+}
+
+Model mean() {
+  // MEAN over H, W with different output parameters, keep_dims = false.
+  ModelWriter w;
+  int in = w.activation("input", {1, 3, 3, 4}, I8, perTensor(0.1f, -9));
+  int axes = w.constant<int32_t>("axes", {2}, TensorType::INT32, {1, 2});
+  int out = w.activation("mean", {1, 4}, I8, perTensor(0.05f, -20));
+  w.op(BuiltinOperator::MEAN, {in, axes}, {out},
+       BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, false).Union());
+  return w.finish({in}, {out});
+}
+
+Model split() {
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 128);
+  int axis = w.constant<int32_t>("axis", {}, TensorType::INT32, {3});
+  int in = w.activation("input", {1, 2, 2, 6}, U8, q);
+  int a = w.activation("part0", {1, 2, 2, 3}, U8, q);
+  int b = w.activation("part1", {1, 2, 2, 3}, U8, q);
+  w.op(BuiltinOperator::SPLIT, {axis, in}, {a, b},
+       BuiltinOptions::SplitOptions,
+       tfl::CreateSplitOptions(w.fbb, 2).Union());
+  return w.finish({in}, {a, b});
+}
+
+/// The bundled example: conv 3x3/2 + depthwise 3x3 + pointwise 1x1 (all
+/// RELU6) + average pool + fully connected + softmax, int8 per-channel.
+Model mobilenetBlock() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f / 128, 0));
+  int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8,
+                     perChannel(8, 0.004f, 0), -127, 127);
+  int b0 = w.bias("conv0/bias", 8, -500, 500, perChannel(8, 0.00003f, 0));
+  int a0 = w.activation("conv0", {1, 16, 16, 8}, I8,
+                        perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::CONV_2D, {in, f0, b0}, {a0},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 2, 2,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  int f1 = w.weights("dw1/filter", {1, 3, 3, 8}, I8, perChannel(8, 0.01f, 3),
+                     -127, 127);
+  int b1 = w.bias("dw1/bias", 8, -500, 500, perChannel(8, 0.0002f, 3));
+  int a1 = w.activation("dw1", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::DEPTHWISE_CONV_2D, {a0, f1, b1}, {a1},
+       BuiltinOptions::DepthwiseConv2DOptions,
+       tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, 1, 1, 1,
+                                         ActivationFunctionType::RELU6)
+           .Union());
+  int f2 = w.weights("pw2/filter", {16, 1, 1, 8}, I8,
+                     perChannel(16, 0.005f, 0), -127, 127);
+  int b2 = w.bias("pw2/bias", 16, -500, 500, perChannel(16, 0.0001f, 0));
+  int a2 = w.activation("pw2", {1, 16, 16, 16}, I8,
+                        perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::CONV_2D, {a1, f2, b2}, {a2},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 1, 1,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  int a3 = w.activation("pool", {1, 1, 1, 16}, I8, perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::AVERAGE_POOL_2D, {a2}, {a3},
+       BuiltinOptions::Pool2DOptions,
+       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, 16, 16, 16, 16)
+           .Union());
+  int f4 = w.weights("fc/weights", {10, 16}, I8, perChannel(10, 0.003f, 0),
+                     -127, 127);
+  int b4 = w.bias("fc/bias", 10, -200, 200, perChannel(10, 0.0001f, 0));
+  int a4 = w.activation("logits", {1, 10}, I8, perTensor(0.1f, 10));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {a3, f4, b4}, {a4},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb).Union());
+  int out = w.activation("probs", {1, 10}, I8, perTensor(1.0f / 256, -128));
+  w.op(BuiltinOperator::SOFTMAX, {a4}, {out}, BuiltinOptions::SoftmaxOptions,
+       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  return w.finish({in}, {out});
+}
+
+//===----------------------------------------------------------------------===//
+// Malformed models: each must be rejected with a clear error
+//===----------------------------------------------------------------------===//
+
+Model badVersion() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::RELU, {in}, {out});
+  return w.finish({in}, {out}, /*version=*/2);
+}
+
+Model unsupportedOp() {
+  ModelWriter w;
+  int a = w.activation("a", {1, 4}, I8, perTensor(0.1f, 0));
+  int b = w.activation("b", {1, 4}, I8, perTensor(0.1f, 0));
+  int r = w.activation("r", {1, 4}, I8, perTensor(0.1f, 0));
+  int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::RELU, {a}, {r});
+  w.op(BuiltinOperator::SUB, {r, b}, {out});
+  return w.finish({a, b}, {out});
+}
+
+Model extendedOpCode() {
+  // A code above 127, stored only in the int field (GELU = 150).
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::GELU, {in}, {out});
+  return w.finish({in}, {out});
+}
+
+Model missingBuffer() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  Quant q = perTensor(0.01f, 0);
+  int f = w.tensor("weights", {2, 4}, I8, &q, /*buffer=*/77);
+  int out = w.activation("output", {1, 2}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, -1}, {out});
+  return w.finish({in}, {out});
+}
+
+Model shortBuffer() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  Quant q = perTensor(0.01f, 0);
+  int f = w.constant<int8_t>("weights", {2, 4}, I8, {1, 2, 3, 4, 5}, &q);
+  int out = w.activation("output", {1, 2}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, -1}, {out});
+  return w.finish({in}, {out});
+}
+
+Model noDataWeights() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  int f = w.activation("weights", {2, 4}, I8, perTensor(0.01f, 0));
+  int out = w.activation("output", {1, 2}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, -1}, {out});
+  return w.finish({in}, {out});
+}
+
+Model tensorIndexOutOfRange() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::RELU, {in}, {out});
+  w.op(BuiltinOperator::RELU, {in + 42}, {out});
+  return w.finish({in}, {out});
+}
+
+Model badPerChannel() {
+  // 3 scales for a filter with 4 output channels.
+  ModelWriter w;
+  int in = w.activation("input", {1, 3, 3, 2}, I8, perTensor(0.5f, 0));
+  Quant wq = perChannel(3, 0.01f, 0);
+  int f = w.weights("filter", {4, 1, 1, 2}, I8, wq, -127, 127);
+  int out = w.activation("output", {1, 3, 3, 4}, I8, perTensor(0.05f, 0));
+  w.op(BuiltinOperator::CONV_2D, {in, f, -1}, {out},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::VALID, 1, 1).Union());
+  return w.finish({in}, {out});
+}
+
+Model badConvShape() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 5, 5, 2}, I8, perTensor(0.5f, 0));
+  int f = w.weights("filter", {4, 3, 3, 2}, I8, perTensor(0.01f, 0), -127,
+                    127);
+  int out = w.activation("output", {1, 5, 5, 4}, I8, perTensor(0.05f, 0));
+  w.op(BuiltinOperator::CONV_2D, {in, f, -1}, {out},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::VALID, 1, 1).Union());
+  return w.finish({in}, {out});
+}
+
+Model badZeroPoint() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 300));
+  int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
+  w.op(BuiltinOperator::RELU, {in}, {out});
+  return w.finish({in}, {out});
+}
+
+Model badScale() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4}, I8, perTensor(0.1f, 0));
+  int out = w.activation("output", {1, 4}, I8, perTensor(-1.0f, 0));
+  w.op(BuiltinOperator::RELU, {in}, {out});
+  return w.finish({in}, {out});
+}
+
+Model missingOptions() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 3, 3, 2}, I8, perTensor(0.5f, 0));
+  int f = w.weights("filter", {4, 1, 1, 2}, I8, perTensor(0.01f, 0), -127,
+                    127);
+  int out = w.activation("output", {1, 3, 3, 4}, I8, perTensor(0.05f, 0));
+  w.op(BuiltinOperator::CONV_2D, {in, f, -1}, {out});
+  return w.finish({in}, {out});
+}
+
+const std::map<std::string, std::function<Model()>> &models() {
+  static const std::map<std::string, std::function<Model()>> table = {
+      {"conv2d", conv2d},
+      {"conv2d_valid_u8", conv2dValidU8},
+      {"depthwise", depthwise},
+      {"fully_connected", fullyConnected},
+      {"fully_connected_u8_nobias", fullyConnectedNoBias},
+      {"add", add},
+      {"mul", mul},
+      {"average_pool", averagePool},
+      {"max_pool", maxPool},
+      {"concatenation", concatenation},
+      {"reshape", reshapeSqueeze},
+      {"softmax", softmax},
+      {"pad", pad},
+      {"quantize", quantizeDequantize},
+      {"relu", relus},
+      {"activations", tableActivations},
+      {"transpose", transpose},
+      {"mean", mean},
+      {"split", split},
+      {"mobilenet_block", mobilenetBlock},
+      {"bad_version", badVersion},
+      {"bad_unsupported_op", unsupportedOp},
+      {"bad_extended_opcode", extendedOpCode},
+      {"bad_missing_buffer", missingBuffer},
+      {"bad_short_buffer", shortBuffer},
+      {"bad_no_data_weights", noDataWeights},
+      {"bad_tensor_index", tensorIndexOutOfRange},
+      {"bad_per_channel", badPerChannel},
+      {"bad_conv_shape", badConvShape},
+      {"bad_zero_point", badZeroPoint},
+      {"bad_scale", badScale},
+      {"bad_missing_options", missingOptions},
+  };
+  return table;
+}
+
+//===----------------------------------------------------------------------===//
+// Corruption and fuzzing
+//===----------------------------------------------------------------------===//
+
+/// Imports `bytes` with diagnostics swallowed; returns whether it imported.
+bool tryImport(const std::vector<uint8_t> &bytes) {
+  mlir::MLIRContext context;
+  mlir::ScopedDiagnosticHandler handler(
+      &context, [](mlir::Diagnostic &) { return mlir::success(); });
+  llvm::StringRef buffer(reinterpret_cast<const char *>(bytes.data()),
+                         bytes.size());
+  return static_cast<bool>(mlir::qnn::importTFLite(buffer, &context, "fuzz"));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  llvm::cl::opt<std::string> modelName(
+      "model", llvm::cl::desc("model to write (see --list)"));
+  llvm::cl::opt<bool> list("list", llvm::cl::desc("list the models"));
+  llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
+                                       llvm::cl::desc("<input .tflite>"));
+  llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file"),
+                                        llvm::cl::init("-"));
+  llvm::cl::opt<int64_t> truncate(
+      "truncate", llvm::cl::desc("keep only the first N bytes of the input"),
+      llvm::cl::init(-1));
+  llvm::cl::list<int64_t> flip(
+      "flip", llvm::cl::desc("invert all bits of the byte at this offset"));
+  llvm::cl::opt<int64_t> fuzz(
+      "fuzz", llvm::cl::desc("import N corrupted variants of the input "
+                             "in-process and report how many were rejected"),
+      llvm::cl::init(0));
+  llvm::cl::ParseCommandLineOptions(argc, argv, "qnn-mlir TFLite test models\n");
+
+  if (list) {
+    for (const auto &entry : models())
+      llvm::outs() << entry.first << "\n";
+    return 0;
+  }
+
+  std::vector<uint8_t> bytes;
+  if (!modelName.empty()) {
+    auto it = models().find(modelName);
+    if (it == models().end()) {
+      llvm::errs() << "error: unknown model '" << modelName << "'\n";
+      return 1;
+    }
+    bytes = it->second();
+  } else {
+    auto file = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
+    if (!file) {
+      llvm::errs() << "error: cannot read '" << inputFile << "'\n";
+      return 1;
+    }
+    bytes.assign((*file)->getBufferStart(), (*file)->getBufferEnd());
+  }
+
+  if (fuzz > 0) {
+    // Truncations at evenly spread lengths, then single-byte and multi-byte
+    // corruptions at pseudo-random offsets. A crash fails the test.
+    Random random(7);
+    int64_t imported = 0, rejected = 0;
+    for (int64_t i = 0; i < fuzz; ++i) {
+      std::vector<uint8_t> variant = bytes;
+      if (i % 4 == 0) {
+        variant.resize(static_cast<size_t>(
+            (static_cast<uint64_t>(i) * 7919) % bytes.size()));
+      } else {
+        int flips = 1 + static_cast<int>(i % 3);
+        for (int k = 0; k < flips; ++k) {
+          size_t offset = random.next() % variant.size();
+          variant[offset] ^= static_cast<uint8_t>(1 + random.next() % 255);
+        }
+      }
+      (tryImport(variant) ? imported : rejected) += 1;
+    }
+    llvm::outs() << "fuzz: " << fuzz << " variants, " << imported
+                 << " imported, " << rejected << " rejected, no crash\n";
+    return 0;
+  }
+
+  if (truncate >= 0 && static_cast<size_t>(truncate) < bytes.size())
+    bytes.resize(truncate);
+  for (int64_t offset : flip) {
+    if (offset < 0 || static_cast<size_t>(offset) >= bytes.size()) {
+      llvm::errs() << "error: --flip offset " << offset << " is outside the "
+                   << bytes.size() << "-byte file\n";
+      return 1;
+    }
+    bytes[offset] ^= 0xFF;
+  }
+
+  std::error_code ec;
+  llvm::raw_fd_ostream os(outputFile, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << "error: cannot write '" << outputFile << "'\n";
+    return 1;
+  }
+  os.write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+  return 0;
+}
