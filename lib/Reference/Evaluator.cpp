@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::qnn;
@@ -357,10 +358,10 @@ static void registerQNNOps(Evaluator &e) {
         auto op = cast<RequantizeOp>(raw);
         Tensor r(resultType(op).getElementType(), resultType(op).getShape());
         auto [qmin, qmax] = getStorageRange(r.elementType);
-        double outputScale = op.getOutputScale().convertToFloat();
+        float outputScale = op.getOutputScale().convertToFloat();
         SmallVector<math::QuantizedMultiplier> multipliers;
         for (double scale : op.getInputScale())
-          multipliers.push_back(math::quantizeMultiplier(scale / outputScale));
+          multipliers.push_back(math::requantizeMultiplier(scale, outputScale));
         math::RoundingRule rule = toRoundingRule(op.getRounding());
         for (int64_t i = 0; i < r.numElements(); ++i) {
           int64_t c =
@@ -428,10 +429,10 @@ static void registerQNNOps(Evaluator &e) {
         auto op = cast<MulOp>(raw);
         Tensor r(resultType(op).getElementType(), resultType(op).getShape());
         auto [qmin, qmax] = getStorageRange(r.elementType);
-        math::QuantizedMultiplier m = math::quantizeMultiplier(
-            static_cast<double>(op.getLhsScale().convertToFloat()) *
-            static_cast<double>(op.getRhsScale().convertToFloat()) /
-            static_cast<double>(op.getOutputScale().convertToFloat()));
+        math::QuantizedMultiplier m =
+            math::computeMulMultiplier(op.getLhsScale().convertToFloat(),
+                                       op.getRhsScale().convertToFloat(),
+                                       op.getOutputScale().convertToFloat());
         for (int64_t i = 0; i < r.numElements(); ++i)
           r.ints[i] = math::mulQuantized(
               in[0].ints[broadcastIndex(in[0], r.shape, i)],
@@ -474,16 +475,14 @@ static void registerQNNOps(Evaluator &e) {
           float inScale = op.getInputScales()[i];
           int32_t inZp = op.getInputZeroPoints()[i];
           bool copy = inScale == outScale && inZp == outZp;
-          math::QuantizedMultiplier m = math::quantizeMultiplier(
-              static_cast<double>(inScale) / static_cast<double>(outScale));
           int64_t slab = t.shape[axis] * inner;
           for (int64_t o = 0; o < outer; ++o)
             for (int64_t j = 0; j < slab; ++j) {
               int64_t v = t.ints[o * slab + j];
               r.ints[o * r.shape[axis] * inner + offset + j] =
                   copy ? v
-                       : math::requantize(v, inZp, m, outZp, qmin, qmax,
-                                          math::RoundingRule::TFLite);
+                       : math::concatRescale(v, inScale, inZp, outScale, outZp,
+                                             qmin, qmax);
             }
           offset += slab;
         }
@@ -652,6 +651,26 @@ static void registerUpstreamOps(Evaluator &e) {
                  return elementwiseBinary(op, in, out,
                                           [](auto a, auto b) { return a - b; });
                });
+  e.registerOp("tosa.mul",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 // TOSA MUL on i32 with shift > 0: (a * b + 2^(shift-1)) >>
+                 // shift.
+                 int64_t shift =
+                     in.size() > 2 && !in[2].ints.empty() ? in[2].ints[0] : 0;
+                 if (shift < 0 || shift > 62)
+                   return op->emitError()
+                          << "reference evaluator: tosa.mul shift " << shift
+                          << " is out of range";
+                 return elementwiseBinary(op, in, out, [shift](auto a, auto b) {
+                   auto product = a * b;
+                   if constexpr (std::is_integral_v<decltype(product)>)
+                     if (shift > 0)
+                       product =
+                           (product + (int64_t(1) << (shift - 1))) >> shift;
+                   return product;
+                 });
+               });
   e.registerOp("tosa.clamp",
                [](Operation *op, ArrayRef<Tensor> in,
                   SmallVectorImpl<Tensor> &out) -> LogicalResult {
@@ -674,35 +693,27 @@ static void registerUpstreamOps(Evaluator &e) {
                  out.push_back(std::move(r));
                  return success();
                });
-  e.registerOp(
-      "tosa.cast",
-      [](Operation *op, ArrayRef<Tensor> in,
-         SmallVectorImpl<Tensor> &out) -> LogicalResult {
-        RankedTensorType type = resultType(op);
-        Tensor r(type.getElementType(), type.getShape());
-        const Tensor &x = in[0];
-        for (int64_t i = 0; i < r.numElements(); ++i) {
-          if (r.isFloat())
-            r.floats[i] =
-                x.isFloat() ? x.floats[i] : static_cast<float>(x.ints[i]);
-          else if (!x.isFloat())
-            r.ints[i] = wrapToType(x.ints[i], r.elementType); // TOSA: truncate
-          else {
-            // TOSA: round half to even, saturate; NaN is not defined (use 0).
-            float v = x.floats[i];
-            if (std::isnan(v)) {
-              r.ints[i] = 0;
-              continue;
-            }
-            auto [qmin, qmax] = getStorageRange(r.elementType);
-            double rounded = std::nearbyint(static_cast<double>(v));
-            r.ints[i] = static_cast<int64_t>(std::clamp(
-                rounded, static_cast<double>(qmin), static_cast<double>(qmax)));
-          }
-        }
-        out.push_back(std::move(r));
-        return success();
-      });
+  e.registerOp("tosa.cast",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 RankedTensorType type = resultType(op);
+                 Tensor r(type.getElementType(), type.getShape());
+                 const Tensor &x = in[0];
+                 for (int64_t i = 0; i < r.numElements(); ++i) {
+                   if (r.isFloat())
+                     r.floats[i] = x.isFloat() ? x.floats[i]
+                                               : static_cast<float>(x.ints[i]);
+                   else if (!x.isFloat())
+                     r.ints[i] =
+                         wrapToType(x.ints[i], r.elementType); // TOSA: truncate
+                   else {
+                     auto [qmin, qmax] = getStorageRange(r.elementType);
+                     r.ints[i] = math::castFloatToInt(x.floats[i], qmin, qmax);
+                   }
+                 }
+                 out.push_back(std::move(r));
+                 return success();
+               });
   auto transpose = [](Operation *op, const Tensor &x, ArrayRef<int64_t> perm,
                       SmallVectorImpl<Tensor> &out) -> LogicalResult {
     RankedTensorType type = resultType(op);

@@ -10,7 +10,7 @@
 namespace mlir::qnn::math {
 
 QuantizedMultiplier quantizeMultiplier(double real) {
-  assert(std::isfinite(real) && real >= 0.0 && "multiplier must be >= 0");
+  assert(std::isfinite(real) && "multiplier must be finite");
   QuantizedMultiplier result;
   if (real == 0.0)
     return result;
@@ -80,6 +80,10 @@ int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule) {
   return static_cast<int32_t>(shifted);
 }
 
+QuantizedMultiplier requantizeMultiplier(double inputScale, float outputScale) {
+  return quantizeMultiplier(inputScale / static_cast<double>(outputScale));
+}
+
 int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
                    int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
                    RoundingRule rule) {
@@ -104,7 +108,8 @@ int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
 }
 
 float dequantizeValue(int64_t q, float scale, int32_t zeroPoint) {
-  return scale * static_cast<float>(static_cast<int32_t>(q - zeroPoint));
+  return static_cast<float>(static_cast<double>(scale) *
+                            static_cast<double>(q - zeroPoint));
 }
 
 std::array<int32_t, 256>
@@ -171,6 +176,13 @@ int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
   return std::clamp(out, qmin, qmax);
 }
 
+QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,
+                                         float outputScale) {
+  return quantizeMultiplier(static_cast<double>(lhsScale) *
+                            static_cast<double>(rhsScale) /
+                            static_cast<double>(outputScale));
+}
+
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
                      QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
                      int64_t qmax) {
@@ -183,15 +195,13 @@ int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
 
 LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
                                        float outputScale) {
+  // Float32 on purpose: TFLite's LeakyReluPrepare multiplies and divides the
+  // float scales before widening, and the multiplier bits depend on it.
+  const float alphaReal = inputScale * alpha / outputScale;
+  const float identityReal = inputScale / outputScale;
   LeakyReluParams p;
-  float alphaRatio = inputScale * alpha / outputScale;
-  float identityRatio = inputScale / outputScale;
-  // A negative alpha flips the sign; QuantizeMultiplier handles magnitudes,
-  // so carry the sign in the multiplier (TFLite accepts alpha >= 0 only).
-  p.alpha = quantizeMultiplier(std::fabs(static_cast<double>(alphaRatio)));
-  if (alphaRatio < 0)
-    p.alpha.multiplier = -p.alpha.multiplier;
-  p.identity = quantizeMultiplier(static_cast<double>(identityRatio));
+  p.alpha = quantizeMultiplier(static_cast<double>(alphaReal));
+  p.identity = quantizeMultiplier(static_cast<double>(identityReal));
   return p;
 }
 
@@ -201,8 +211,33 @@ int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
   int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
   int32_t scaled = multiplyByQuantizedMultiplier(
       centered, centered >= 0 ? p.identity : p.alpha);
-  return std::clamp<int64_t>(static_cast<int64_t>(scaled) + outputZeroPoint,
-                             qmin, qmax);
+  return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin, qmax);
+}
+
+int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,
+                      float outputScale, int32_t outputZeroPoint, int64_t qmin,
+                      int64_t qmax) {
+  // Separate statements keep the compiler from fusing into an FMA, which
+  // TFLite's x86 build does not do either.
+  const float inverseOutputScale = 1.0f / outputScale;
+  const float scale = inputScale * inverseOutputScale;
+  const float bias = static_cast<float>(-inputZeroPoint) * scale;
+  volatile float product = static_cast<float>(x) * scale;
+  const float value = std::round(product + bias);
+  const float limited = std::clamp(value, -1099511627776.0f, 1099511627776.0f);
+  int64_t q = static_cast<int64_t>(limited) + outputZeroPoint;
+  return std::clamp(q, qmin, qmax);
+}
+
+int64_t castFloatToInt(float x, int64_t qmin, int64_t qmax) {
+  if (std::isnan(x))
+    return 0;
+  float rounded = std::nearbyint(x); // default mode: round half to even
+  if (rounded <= static_cast<float>(qmin))
+    return qmin;
+  if (rounded >= static_cast<float>(qmax))
+    return qmax;
+  return static_cast<int64_t>(rounded);
 }
 
 } // namespace mlir::qnn::math

@@ -91,10 +91,11 @@ static void printSummary(const ref::Tensor &t, unsigned index) {
   llvm::outs() << t.elementType << ">";
   // Checksum: the sum of the values and FNV-1a of the raw bytes.
   std::vector<char> bytes = ref::tensorToBytes(t);
-  uint64_t hash = 1469598103934665603ull;
+  // 64-bit FNV-1a: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
+  uint64_t hash = 0xcbf29ce484222325ull;
   for (char c : bytes) {
     hash ^= static_cast<uint8_t>(c);
-    hash *= 1099511628211ull;
+    hash *= 0x100000001b3ull;
   }
   int64_t argmax = 0;
   if (t.isFloat()) {

@@ -44,8 +44,9 @@ def QNN_QuantizeOp : QNN_Op<"quantize", [Pure, SameOperandsAndResultShape]> {
 def QNN_DequantizeOp : QNN_Op<"dequantize", [Pure, SameOperandsAndResultShape]> {
   let summary = "quantized integers to float";
   let description = [{
-    `x = float(scale) * float(q - zero_point)` in float32 (as TFLite's
-    `Dequantize`). Per-tensor or per-channel parameters as for
+    `x = float32(double(scale) * (q - zero_point))`: the product in double,
+    rounded once to float32, as TFLite's reference `Dequantize` (the same as
+    a float32 product for 8-bit inputs, not for large i32 ones). Per-tensor or per-channel parameters as for
     `qnn.quantize`.
   }];
   let arguments = (ins QNN_QTensor:$input, DenseF32ArrayAttr:$scale,
@@ -311,9 +312,12 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
   let description = [{
     Concatenates the inputs along `axis`. An input whose scale and zero point
     equal the output's is copied; any other is rescaled to the output's
-    parameters like TFLite's `Requantize`: `m, s` from
-    `input_scale / output_scale`, then
-    `clamp(rescale_tflite(x - input_zp, m, s) + output_zp, qmin, qmax)`.
+    parameters exactly as TFLite's uint8 `ConcatenationWithScaling` does, in
+    float32: `scale = input_scale * (1 / output_scale)`,
+    `bias = -input_zp * scale`,
+    `clamp(round_half_away_from_zero(x * scale + bias) + output_zp, qmin, qmax)`
+    (no fused multiply-add). TFLite's int8 concatenation requires equal
+    parameters, so it only ever copies.
   }];
   let arguments = (ins Variadic<QNN_QTensor8>:$inputs, I64Attr:$axis,
                        DenseF32ArrayAttr:$input_scales,
@@ -345,7 +349,8 @@ def QNN_LeakyReluOp : QNN_ActivationOp<"leaky_relu", (ins F32Attr:$alpha)> {
   let description = [{
     TFLite's integer leaky ReLU: with multipliers `m_id, s_id` of
     `input_scale / output_scale` and `m_a, s_a` of
-    `alpha * input_scale / output_scale`,
+    `input_scale * alpha / output_scale`, both real multipliers computed in
+    float32 (as TFLite's `LeakyReluPrepare`) before `quantize_multiplier`,
     `x' = x - input_zp`, `y = rescale_tflite(x', x' >= 0 ? m_id : m_a, ...)`,
     `result = clamp(y + output_zp, qmin, qmax)`.
   }];

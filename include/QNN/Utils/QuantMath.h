@@ -30,7 +30,9 @@ struct QuantizedMultiplier {
 
 /// TFLite's `QuantizeMultiplier`: frexp, significand rounded half away from
 /// zero to Q31, 2^31 renormalised, exponents below -31 flushed to zero.
-/// `real` must be finite and non-negative.
+/// `real` must be finite. A negative `real` (only leaky ReLU with a negative
+/// alpha produces one) follows the same code path as TFLite's function does
+/// without its sign check: a negative Q31 significand, -2^31 not renormalised.
 QuantizedMultiplier quantizeMultiplier(double real);
 
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: (a * b * 2 + 2^31 nudge)
@@ -49,6 +51,11 @@ int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
 /// single-rounding rules on the exact 64-bit product, saturated to i32.
 int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule);
 
+/// The multiplier of `qnn.requantize` for one channel: the real multiplier
+/// `inputScale / double(outputScale)` computed in double, as TFLite's
+/// `PopulateConvolutionQuantizationParams` and `Requantize` do.
+QuantizedMultiplier requantizeMultiplier(double inputScale, float outputScale);
+
 /// Complete requantize of one value: rescale(x - inZp) + outZp, clamped.
 int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
                    int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
@@ -59,7 +66,9 @@ int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
                       int64_t qmax);
 
-/// TFLite's `Dequantize` of one value: scale * (q - zp) in float32.
+/// TFLite's `Dequantize` of one value: `float(double(scale) * (q - zp))`, the
+/// product in double as TFLite's reference kernel (identical to a float32
+/// product for 8-bit inputs, not for large i32 inputs).
 float dequantizeValue(int64_t q, float scale, int32_t zeroPoint);
 
 /// TFLite's `LUTPopulate` for 8-bit data: entry `i` is the result for the
@@ -87,24 +96,45 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
                      int64_t qmax);
 
+/// The multiplier of TFLite's quantized MUL:
+/// `double(lhsScale) * double(rhsScale) / double(outputScale)`.
+QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,
+                                         float outputScale);
+
 /// TFLite's quantized MUL.
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
                      QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
                      int64_t qmax);
 
-/// Parameters of TFLite's quantized LEAKY_RELU. TFLite forms both ratios in
-/// float32 (input_scale * alpha / output_scale and input_scale /
-/// output_scale) and widens them to double before QuantizeMultiplier.
+/// Parameters of TFLite's quantized LEAKY_RELU. TFLite computes both real
+/// multipliers in float32 (`input_scale * alpha / output_scale` and
+/// `input_scale / output_scale`) and only then widens them to double.
 struct LeakyReluParams {
   QuantizedMultiplier identity, alpha;
 };
 LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
                                        float outputScale);
-/// x' = x - inZp; rescale x' by `identity` when x' >= 0, else by `alpha`
-/// (TFLite rule), plus the output zero point, clamped.
+/// TFLite's `QuantizeLeakyRelu` of one value: `x - inZp`, rescaled (TFLite
+/// rule) by the identity multiplier when >= 0 and the alpha one otherwise,
+/// plus `outZp`, clamped.
 int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
                            const LeakyReluParams &p, int32_t outputZeroPoint,
                            int64_t qmin, int64_t qmax);
+
+/// TFLite's `ConcatenationWithScaling` of one value of an input whose
+/// parameters differ from the output's. TFLite does this in float32:
+/// `scale = inScale * (1 / outScale)`, `bias = -inZp * scale`,
+/// `round_half_away(x * scale + bias) + outZp`, clamped (no FMA contraction).
+/// (TFLite's int8 CONCATENATION requires equal parameters and copies; its
+/// uint8 kernel uses this formula.) Inputs with equal parameters are copied
+/// by the caller.
+int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,
+                      float outputScale, int32_t outputZeroPoint, int64_t qmin,
+                      int64_t qmax);
+
+/// tosa.cast from float to an integer of range [qmin, qmax]: round half to
+/// even, saturate, NaN gives 0 (the TOSA 1.0 specification's rule).
+int64_t castFloatToInt(float x, int64_t qmin, int64_t qmax);
 
 } // namespace mlir::qnn::math
 
