@@ -749,7 +749,7 @@ LogicalResult Importer::importConv(bool depthwise) {
       builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight}),
       builder.getDenseI64ArrayAttr({dilH, dilW}),
       builder.getI64IntegerAttr(groups),
-      DataLayoutAttr::get(context, mlir::qnn::DataLayout::NHWC),
+      ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
       KernelLayoutAttr::get(context, depthwise ? KernelLayout::IHWO
                                                : KernelLayout::OHWI));
   Value result;
@@ -936,7 +936,7 @@ LogicalResult Importer::importPool(bool average) {
       {int64_t(opts->stride_h()), int64_t(opts->stride_w())});
   auto pads =
       builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight});
-  auto layout = DataLayoutAttr::get(context, mlir::qnn::DataLayout::NHWC);
+  auto layout = ActivationLayoutAttr::get(context, ActivationLayout::NHWC);
   Value result =
       average ? AvgPool2DOp::create(builder, opLoc, *outType, *in, kernel,
                                     strides, pads, layout)
@@ -1476,7 +1476,7 @@ LogicalResult Importer::importMean() {
               {inType->getDimSize(1), inType->getDimSize(2)}),
           builder.getDenseI64ArrayAttr({1, 1}),
           builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
-          DataLayoutAttr::get(context, mlir::qnn::DataLayout::NHWC))
+          ActivationLayoutAttr::get(context, ActivationLayout::NHWC))
           .getResult();
   if (*iq != *oq)
     value = RequantizeOp::create(
