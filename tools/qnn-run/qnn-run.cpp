@@ -1,7 +1,7 @@
 //===- qnn-run.cpp - run qnn programs
 //--------------------------------------===//
 //
-// qnn-run --reference FILE.mlir [--entry NAME] --input A.bin ...
+// qnn-run --reference FILE.mlir|MODEL.tflite [--entry NAME] --input A.bin ...
 //         [--output OUT0.bin ...] [--print-values]
 //
 // Inputs and outputs are raw little-endian row-major bytes of the argument's
@@ -12,6 +12,7 @@
 
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/Reference/Evaluator.h"
+#include "QNN/Target/TFLite/TFLiteImport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -36,7 +37,7 @@ using namespace mlir::qnn;
 namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<program.mlir>"), cl::Required);
+                                      cl::desc("<program.mlir or model.tflite>"), cl::Required);
 static cl::opt<bool> reference("reference",
                                cl::desc("Run with the reference evaluator"));
 static cl::opt<std::string> entry("entry",
@@ -58,6 +59,9 @@ static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
     llvm::errs() << "qnn-run: " << error << "\n";
     return nullptr;
   }
+  // A .tflite model is imported first (qnn-translate --import-tflite).
+  if (StringRef(inputFile).ends_with(".tflite"))
+    return importTFLite(file->getBuffer(), &context, inputFile);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, &context);
 }

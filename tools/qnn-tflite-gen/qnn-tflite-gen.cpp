@@ -1,4 +1,5 @@
-//===- qnn-tflite-gen.cpp - deterministic TFLite test models ---------------===//
+//===- qnn-tflite-gen.cpp - deterministic TFLite test models
+//---------------===//
 //
 // Writes tiny quantized .tflite models, one per supported operator, plus a
 // small MobileNet-style model and deliberately malformed models, with the
@@ -51,7 +52,8 @@ public:
     return state >> 8;
   }
   int64_t range(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(next() % static_cast<uint32_t>(hi - lo + 1));
+    return lo +
+           static_cast<int64_t>(next() % static_cast<uint32_t>(hi - lo + 1));
   }
 
 private:
@@ -79,8 +81,8 @@ public:
       q = tfl::CreateQuantizationParametersDirect(
           fbb, nullptr, nullptr, &quant->scales, &quant->zeroPoints,
           quant->dimension);
-    tensors.push_back(tfl::CreateTensorDirect(fbb, &shape, type, buffer,
-                                              name.c_str(), q));
+    tensors.push_back(
+        tfl::CreateTensorDirect(fbb, &shape, type, buffer, name.c_str(), q));
     return static_cast<int>(tensors.size()) - 1;
   }
   int activation(const std::string &name, std::vector<int32_t> shape,
@@ -139,8 +141,8 @@ public:
                               std::vector<int32_t> outputs,
                               uint32_t version = 3) {
     std::vector<flatbuffers::Offset<tfl::SubGraph>> subgraphs = {
-        tfl::CreateSubGraphDirect(fbb, &tensors, &inputs, &outputs,
-                                  &operators, "main")};
+        tfl::CreateSubGraphDirect(fbb, &tensors, &inputs, &outputs, &operators,
+                                  "main")};
     auto model = tfl::CreateModelDirect(fbb, version, &opcodes, &subgraphs,
                                         "qnn-tflite-gen", &buffers);
     tfl::FinishModelBuffer(fbb, model);
@@ -184,8 +186,8 @@ Model conv2d() {
   // int8 per-channel, SAME padding, stride 2, fused RELU6.
   ModelWriter w;
   int in = w.activation("input", {1, 5, 5, 3}, I8, perTensor(0.5f, -1));
-  int f = w.weights("filter", {4, 3, 3, 3}, I8, perChannel(4, 0.01f, 0), -127,
-                    127);
+  int f =
+      w.weights("filter", {4, 3, 3, 3}, I8, perChannel(4, 0.01f, 0), -127, 127);
   int b = w.bias("bias", 4, -100, 100, perChannel(4, 0.005f, 0));
   int out = w.activation("output", {1, 3, 3, 4}, I8, perTensor(0.05f, -128));
   w.op(BuiltinOperator::CONV_2D, {in, f, b}, {out},
@@ -215,8 +217,8 @@ Model depthwise() {
   // int8 per-channel, channel multiplier 2, SAME, stride 1, RELU.
   ModelWriter w;
   int in = w.activation("input", {1, 4, 4, 2}, I8, perTensor(0.1f, 3));
-  int f = w.weights("filter", {1, 3, 3, 4}, I8, perChannel(4, 0.02f, 3), -127,
-                    127);
+  int f =
+      w.weights("filter", {1, 3, 3, 4}, I8, perChannel(4, 0.02f, 3), -127, 127);
   // Bias quantized_dimension copied from the filter (3) on a 1-D tensor, as
   // person_detect has it: must be ignored.
   int b = w.bias("bias", 4, -20, 20, perChannel(4, 0.002f, 3));
@@ -291,8 +293,7 @@ Model maxPool() {
   ModelWriter w;
   int in = w.activation("input", {1, 4, 6, 2}, U8, perTensor(0.05f, 100));
   int out = w.activation("output", {1, 2, 3, 2}, U8, perTensor(0.05f, 100));
-  w.op(BuiltinOperator::MAX_POOL_2D, {in}, {out},
-       BuiltinOptions::Pool2DOptions,
+  w.op(BuiltinOperator::MAX_POOL_2D, {in}, {out}, BuiltinOptions::Pool2DOptions,
        tfl::CreatePool2DOptions(w.fbb, Padding::VALID, 2, 2, 2, 2,
                                 ActivationFunctionType::RELU6)
            .Union());
@@ -388,8 +389,7 @@ Model tableActivations() {
   int l = w.activation("leaky", {1, 8}, I8, perTensor(0.03f, 5));
   w.op(BuiltinOperator::LOGISTIC, {in}, {s});
   w.op(BuiltinOperator::TANH, {s}, {t});
-  w.op(BuiltinOperator::HARD_SWISH, {t}, {h},
-       BuiltinOptions::HardSwishOptions,
+  w.op(BuiltinOperator::HARD_SWISH, {t}, {h}, BuiltinOptions::HardSwishOptions,
        tfl::CreateHardSwishOptions(w.fbb).Union());
   w.op(BuiltinOperator::LEAKY_RELU, {h}, {l}, BuiltinOptions::LeakyReluOptions,
        tfl::CreateLeakyReluOptions(w.fbb, 0.125f).Union());
@@ -412,8 +412,7 @@ Model mean() {
   int in = w.activation("input", {1, 3, 3, 4}, I8, perTensor(0.1f, -9));
   int axes = w.constant<int32_t>("axes", {2}, TensorType::INT32, {1, 2});
   int out = w.activation("mean", {1, 4}, I8, perTensor(0.05f, -20));
-  w.op(BuiltinOperator::MEAN, {in, axes}, {out},
-       BuiltinOptions::ReducerOptions,
+  w.op(BuiltinOperator::MEAN, {in, axes}, {out}, BuiltinOptions::ReducerOptions,
        tfl::CreateReducerOptions(w.fbb, false).Union());
   return w.finish({in}, {out});
 }
@@ -425,8 +424,7 @@ Model split() {
   int in = w.activation("input", {1, 2, 2, 6}, U8, q);
   int a = w.activation("part0", {1, 2, 2, 3}, U8, q);
   int b = w.activation("part1", {1, 2, 2, 3}, U8, q);
-  w.op(BuiltinOperator::SPLIT, {axis, in}, {a, b},
-       BuiltinOptions::SplitOptions,
+  w.op(BuiltinOperator::SPLIT, {axis, in}, {a, b}, BuiltinOptions::SplitOptions,
        tfl::CreateSplitOptions(w.fbb, 2).Union());
   return w.finish({in}, {a, b});
 }
@@ -436,11 +434,11 @@ Model split() {
 Model mobilenetBlock() {
   ModelWriter w;
   int in = w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f / 128, 0));
-  int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8,
-                     perChannel(8, 0.004f, 0), -127, 127);
+  int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8, perChannel(8, 0.004f, 0),
+                     -127, 127);
   int b0 = w.bias("conv0/bias", 8, -500, 500, perChannel(8, 0.00003f, 0));
-  int a0 = w.activation("conv0", {1, 16, 16, 8}, I8,
-                        perTensor(6.0f / 255, -128));
+  int a0 =
+      w.activation("conv0", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
   w.op(BuiltinOperator::CONV_2D, {in, f0, b0}, {a0},
        BuiltinOptions::Conv2DOptions,
        tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 2, 2,
@@ -455,11 +453,11 @@ Model mobilenetBlock() {
        tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, 1, 1, 1,
                                          ActivationFunctionType::RELU6)
            .Union());
-  int f2 = w.weights("pw2/filter", {16, 1, 1, 8}, I8,
-                     perChannel(16, 0.005f, 0), -127, 127);
+  int f2 = w.weights("pw2/filter", {16, 1, 1, 8}, I8, perChannel(16, 0.005f, 0),
+                     -127, 127);
   int b2 = w.bias("pw2/bias", 16, -500, 500, perChannel(16, 0.0001f, 0));
-  int a2 = w.activation("pw2", {1, 16, 16, 16}, I8,
-                        perTensor(6.0f / 255, -128));
+  int a2 =
+      w.activation("pw2", {1, 16, 16, 16}, I8, perTensor(6.0f / 255, -128));
   w.op(BuiltinOperator::CONV_2D, {a1, f2, b2}, {a2},
        BuiltinOptions::Conv2DOptions,
        tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 1, 1,
@@ -468,8 +466,7 @@ Model mobilenetBlock() {
   int a3 = w.activation("pool", {1, 1, 1, 16}, I8, perTensor(6.0f / 255, -128));
   w.op(BuiltinOperator::AVERAGE_POOL_2D, {a2}, {a3},
        BuiltinOptions::Pool2DOptions,
-       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, 16, 16, 16, 16)
-           .Union());
+       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, 16, 16, 16, 16).Union());
   int f4 = w.weights("fc/weights", {10, 16}, I8, perChannel(10, 0.003f, 0),
                      -127, 127);
   int b4 = w.bias("fc/bias", 10, -200, 200, perChannel(10, 0.0001f, 0));
@@ -569,8 +566,7 @@ Model badPerChannel() {
 Model badConvShape() {
   ModelWriter w;
   int in = w.activation("input", {1, 5, 5, 2}, I8, perTensor(0.5f, 0));
-  int f = w.weights("filter", {4, 3, 3, 2}, I8, perTensor(0.01f, 0), -127,
-                    127);
+  int f = w.weights("filter", {4, 3, 3, 2}, I8, perTensor(0.01f, 0), -127, 127);
   int out = w.activation("output", {1, 5, 5, 4}, I8, perTensor(0.05f, 0));
   w.op(BuiltinOperator::CONV_2D, {in, f, -1}, {out},
        BuiltinOptions::Conv2DOptions,
@@ -597,8 +593,7 @@ Model badScale() {
 Model missingOptions() {
   ModelWriter w;
   int in = w.activation("input", {1, 3, 3, 2}, I8, perTensor(0.5f, 0));
-  int f = w.weights("filter", {4, 1, 1, 2}, I8, perTensor(0.01f, 0), -127,
-                    127);
+  int f = w.weights("filter", {4, 1, 1, 2}, I8, perTensor(0.01f, 0), -127, 127);
   int out = w.activation("output", {1, 3, 3, 4}, I8, perTensor(0.05f, 0));
   w.op(BuiltinOperator::CONV_2D, {in, f, -1}, {out});
   return w.finish({in}, {out});
@@ -673,10 +668,12 @@ int main(int argc, char **argv) {
   llvm::cl::list<int64_t> flip(
       "flip", llvm::cl::desc("invert all bits of the byte at this offset"));
   llvm::cl::opt<int64_t> fuzz(
-      "fuzz", llvm::cl::desc("import N corrupted variants of the input "
-                             "in-process and report how many were rejected"),
+      "fuzz",
+      llvm::cl::desc("import N corrupted variants of the input "
+                     "in-process and report how many were rejected"),
       llvm::cl::init(0));
-  llvm::cl::ParseCommandLineOptions(argc, argv, "qnn-mlir TFLite test models\n");
+  llvm::cl::ParseCommandLineOptions(argc, argv,
+                                    "qnn-mlir TFLite test models\n");
 
   if (list) {
     for (const auto &entry : models())
@@ -709,8 +706,8 @@ int main(int argc, char **argv) {
     for (int64_t i = 0; i < fuzz; ++i) {
       std::vector<uint8_t> variant = bytes;
       if (i % 4 == 0) {
-        variant.resize(static_cast<size_t>(
-            (static_cast<uint64_t>(i) * 7919) % bytes.size()));
+        variant.resize(static_cast<size_t>((static_cast<uint64_t>(i) * 7919) %
+                                           bytes.size()));
       } else {
         int flips = 1 + static_cast<int>(i % 3);
         for (int k = 0; k < flips; ++k) {

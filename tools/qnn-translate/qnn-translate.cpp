@@ -1,4 +1,5 @@
-//===- qnn-translate.cpp - qnn-mlir translation driver ---------------------===//
+//===- qnn-translate.cpp - qnn-mlir translation driver
+//---------------------===//
 //
 // `qnn-translate --import-tflite model.tflite -o model.mlir`.
 //

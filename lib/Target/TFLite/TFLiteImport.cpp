@@ -104,8 +104,7 @@ private:
   //===--------------------------------------------------------------------===//
 
   LogicalResult importOperator(const tfl::Operator *op);
-  LogicalResult checkArity(size_t minInputs, size_t maxInputs,
-                           size_t outputs);
+  LogicalResult checkArity(size_t minInputs, size_t maxInputs, size_t outputs);
   int32_t input(size_t i) { return currentOp->inputs()->Get(i); }
   int32_t output(size_t i) { return currentOp->outputs()->Get(i); }
   bool hasInput(size_t i) {
@@ -143,8 +142,7 @@ private:
                                   const QuantParams &weightQuant,
                                   int64_t channels, int64_t axis,
                                   tfl::ActivationFunctionType act,
-                                  RankedTensorType accFinalType,
-                                  Value *result);
+                                  RankedTensorType accFinalType, Value *result);
 
   const tfl::Model *model;
   const tfl::SubGraph *subgraph = nullptr;
@@ -349,8 +347,8 @@ FailureOr<DenseElementsAttr> Importer::getConstant(int32_t index,
   int64_t expected = type->getNumElements() * elementBytes;
   if (static_cast<int64_t>(buffer->data()->size()) != expected) {
     error() << tensorDesc(index) << " has shape " << type->getShape().size()
-            << "-D with " << type->getNumElements() << " elements ("
-            << expected << " bytes) but its buffer " << bufferIndex << " holds "
+            << "-D with " << type->getNumElements() << " elements (" << expected
+            << " bytes) but its buffer " << bufferIndex << " holds "
             << buffer->data()->size() << " bytes";
     return failure();
   }
@@ -435,16 +433,15 @@ LogicalResult Importer::setOutput(size_t i, Value value) {
 Value Importer::clamp(Value value, int64_t lo, int64_t hi) {
   auto type = cast<RankedTensorType>(value.getType());
   auto elementType = cast<IntegerType>(type.getElementType());
-  return tosa::ClampOp::create(
-             builder, opLoc, type, value,
-             builder.getIntegerAttr(elementType, lo),
-             builder.getIntegerAttr(elementType, hi))
+  return tosa::ClampOp::create(builder, opLoc, type, value,
+                               builder.getIntegerAttr(elementType, lo),
+                               builder.getIntegerAttr(elementType, hi))
       .getResult();
 }
 
-FailureOr<Value>
-Importer::applyActivation(Value value, tfl::ActivationFunctionType act,
-                          int32_t outputIndex) {
+FailureOr<Value> Importer::applyActivation(Value value,
+                                           tfl::ActivationFunctionType act,
+                                           int32_t outputIndex) {
   if (act == tfl::ActivationFunctionType::NONE)
     return value;
   FailureOr<std::pair<float, int32_t>> q = getPerTensor(outputIndex);
@@ -477,9 +474,8 @@ Importer::applyActivation(Value value, tfl::ActivationFunctionType act,
     hi = std::min<int64_t>(qmax, quantize(1.0f));
     break;
   default:
-    error() << "fused activation "
-            << tfl::EnumNameActivationFunctionType(act) << " ("
-            << static_cast<int>(act) << ") is not supported";
+    error() << "fused activation " << tfl::EnumNameActivationFunctionType(act)
+            << " (" << static_cast<int>(act) << ") is not supported";
     return failure();
   }
   if (lo > hi) {
@@ -511,8 +507,8 @@ Value Importer::reshape(Value value, RankedTensorType type, Location loc) {
           .getResult();
     }
   }
-  auto shapeType = RankedTensorType::get({type.getRank()},
-                                         builder.getIntegerType(64));
+  auto shapeType =
+      RankedTensorType::get({type.getRank()}, builder.getIntegerType(64));
   Value shape = arith::ConstantOp::create(
       builder, loc, DenseIntElementsAttr::get(shapeType, type.getShape()));
   return tensor::ReshapeOp::create(builder, loc, type, value, shape)
@@ -598,8 +594,8 @@ LogicalResult Importer::finishAccumulator(Value acc, float inputScale,
     SmallVector<int64_t> shape(accType.getRank(), 1);
     shape[axis] = channels;
     auto shapedType = RankedTensorType::get(shape, builder.getI32Type());
-    Value biasValue = arith::ConstantOp::create(
-        builder, tensorLoc(input(2)), bias->reshape(shapedType));
+    Value biasValue = arith::ConstantOp::create(builder, tensorLoc(input(2)),
+                                                bias->reshape(shapedType));
     acc = tosa::AddOp::create(builder, opLoc, accType, acc, biasValue)
               .getResult();
   }
@@ -614,8 +610,8 @@ LogicalResult Importer::finishAccumulator(Value acc, float inputScale,
       RankedTensorType::get(accType.getShape(), accFinalType.getElementType());
   auto requant = RequantizeOp::create(
       builder, opLoc, resultType, acc,
-      builder.getDenseF64ArrayAttr(requantScales),
-      builder.getI32IntegerAttr(0), builder.getF32FloatAttr(outQuant->first),
+      builder.getDenseF64ArrayAttr(requantScales), builder.getI32IntegerAttr(0),
+      builder.getF32FloatAttr(outQuant->first),
       builder.getI32IntegerAttr(outQuant->second),
       requantScales.size() > 1 ? builder.getI64IntegerAttr(axis)
                                : IntegerAttr(),
@@ -699,8 +695,8 @@ LogicalResult Importer::importConv(bool depthwise) {
   auto pw = computePadding(padding, inType->getDimSize(2), kw, strideW, dilW);
   if (!ph || !pw) {
     error() << "invalid window: strides " << strideH << "x" << strideW
-            << ", dilations " << dilH << "x" << dilW << ", filter " << kh
-            << "x" << kw << " on input " << *inType;
+            << ", dilations " << dilH << "x" << dilW << ", filter " << kh << "x"
+            << kw << " on input " << *inType;
     return failure();
   }
   auto [oh, padTop, padBottom] = *ph;
@@ -728,7 +724,8 @@ LogicalResult Importer::importConv(bool depthwise) {
   }
   std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
   if (!wZp) {
-    error() << "filter " << tensorDesc(input(1)) << " has differing per-channel "
+    error() << "filter " << tensorDesc(input(1))
+            << " has differing per-channel "
             << "zero points; only one weight zero point is supported";
     return failure();
   }
@@ -736,12 +733,10 @@ LogicalResult Importer::importConv(bool depthwise) {
   FailureOr<Value> w = getValue(input(1));
   if (failed(in) || failed(w))
     return failure();
-  auto accType = RankedTensorType::get({inType->getDimSize(0), oh, ow,
-                                        outChannels},
-                                       builder.getI32Type());
+  auto accType = RankedTensorType::get(
+      {inType->getDimSize(0), oh, ow, outChannels}, builder.getI32Type());
   auto conv = Conv2DOp::create(
-      builder, opLoc, accType, *in, *w,
-      builder.getF32FloatAttr(inQuant->first),
+      builder, opLoc, accType, *in, *w, builder.getF32FloatAttr(inQuant->first),
       builder.getI32IntegerAttr(inQuant->second),
       builder.getDenseF32ArrayAttr(wQuant->scales),
       builder.getI32IntegerAttr(*wZp),
@@ -749,7 +744,7 @@ LogicalResult Importer::importConv(bool depthwise) {
       builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight}),
       builder.getDenseI64ArrayAttr({dilH, dilW}),
       builder.getI64IntegerAttr(groups),
-      ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC),
+      ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
       KernelLayoutAttr::get(context, depthwise ? KernelLayout::IHWO
                                                : KernelLayout::OHWI));
   Value result;
@@ -763,9 +758,8 @@ LogicalResult Importer::importFullyConnected() {
   if (failed(checkArity(2, 3, 1)))
     return failure();
   const auto *opts = currentOp->builtin_options_as_FullyConnectedOptions();
-  tfl::ActivationFunctionType act =
-      opts ? opts->fused_activation_function()
-           : tfl::ActivationFunctionType::NONE;
+  tfl::ActivationFunctionType act = opts ? opts->fused_activation_function()
+                                         : tfl::ActivationFunctionType::NONE;
   if (opts && opts->weights_format() != 0) {
     error() << "shuffled weights formats are not supported";
     return failure();
@@ -803,7 +797,8 @@ LogicalResult Importer::importFullyConnected() {
   }
   std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
   if (!wZp) {
-    error() << "weight " << tensorDesc(input(1)) << " has differing per-channel "
+    error() << "weight " << tensorDesc(input(1))
+            << " has differing per-channel "
             << "zero points";
     return failure();
   }
@@ -936,14 +931,13 @@ LogicalResult Importer::importPool(bool average) {
       {int64_t(opts->stride_h()), int64_t(opts->stride_w())});
   auto pads =
       builder.getDenseI64ArrayAttr({padTop, padLeft, padBottom, padRight});
-  auto layout = ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC);
-  Value result =
-      average ? AvgPool2DOp::create(builder, opLoc, *outType, *in, kernel,
-                                    strides, pads, layout)
-                    .getResult()
-              : MaxPool2DOp::create(builder, opLoc, *outType, *in, kernel,
-                                    strides, pads, layout)
-                    .getResult();
+  auto layout = ActivationLayoutAttr::get(context, ActivationLayout::NHWC);
+  Value result = average ? AvgPool2DOp::create(builder, opLoc, *outType, *in,
+                                               kernel, strides, pads, layout)
+                               .getResult()
+                         : MaxPool2DOp::create(builder, opLoc, *outType, *in,
+                                               kernel, strides, pads, layout)
+                               .getResult();
   FailureOr<Value> activated =
       applyActivation(result, opts->fused_activation_function(), output(0));
   if (failed(activated))
@@ -985,14 +979,13 @@ LogicalResult Importer::importConcatenation() {
     scales.push_back(q->first);
     zps.push_back(q->second);
   }
-  Value result =
-      ConcatenateOp::create(builder, opLoc, *outType, inputs,
-                            builder.getI64IntegerAttr(axis),
-                            builder.getDenseF32ArrayAttr(scales),
-                            builder.getDenseI32ArrayAttr(zps),
-                            builder.getF32FloatAttr(oq->first),
-                            builder.getI32IntegerAttr(oq->second))
-          .getResult();
+  Value result = ConcatenateOp::create(builder, opLoc, *outType, inputs,
+                                       builder.getI64IntegerAttr(axis),
+                                       builder.getDenseF32ArrayAttr(scales),
+                                       builder.getDenseI32ArrayAttr(zps),
+                                       builder.getF32FloatAttr(oq->first),
+                                       builder.getI32IntegerAttr(oq->second))
+                     .getResult();
   FailureOr<Value> activated =
       applyActivation(result, opts->fused_activation_function(), output(0));
   if (failed(activated))
@@ -1060,9 +1053,8 @@ LogicalResult Importer::importTranspose() {
   FailureOr<Value> in = getValue(input(0));
   if (failed(in))
     return failure();
-  Value result =
-      tosa::TransposeOp::create(builder, opLoc, *outType, *in, perms)
-          .getResult();
+  Value result = tosa::TransposeOp::create(builder, opLoc, *outType, *in, perms)
+                     .getResult();
   return setOutput(0, result);
 }
 
@@ -1164,8 +1156,8 @@ LogicalResult Importer::importSplit() {
     return failure();
   }
   int64_t rank = inType->getRank();
-  int64_t axis = (*axisValues)[0] < 0 ? (*axisValues)[0] + rank
-                                      : (*axisValues)[0];
+  int64_t axis =
+      (*axisValues)[0] < 0 ? (*axisValues)[0] + rank : (*axisValues)[0];
   size_t parts = currentOp->outputs()->size();
   if (axis < 0 || axis >= rank || inType->getDimSize(axis) % parts != 0) {
     error() << "cannot split dimension " << (*axisValues)[0] << " of "
@@ -1195,10 +1187,10 @@ LogicalResult Importer::importSplit() {
               << ", expected " << sliceType;
       return failure();
     }
-    Value slice = tensor::ExtractSliceOp::create(builder, tensorLoc(output(i)),
-                                                 sliceType, *in, offsets, sizes,
-                                                 strides)
-                      .getResult();
+    Value slice =
+        tensor::ExtractSliceOp::create(builder, tensorLoc(output(i)), sliceType,
+                                       *in, offsets, sizes, strides)
+            .getResult();
     if (failed(setOutput(i, slice)))
       return failure();
   }
@@ -1231,8 +1223,8 @@ LogicalResult Importer::importSoftmax() {
   FailureOr<Value> in = getValue(input(0));
   if (failed(in))
     return failure();
-  auto floatType = RankedTensorType::get(inType->getShape(),
-                                         builder.getF32Type());
+  auto floatType =
+      RankedTensorType::get(inType->getShape(), builder.getF32Type());
   Value x = *in;
   bool quantized = isa<IntegerType>(inType->getElementType());
   if (quantized) {
@@ -1240,10 +1232,10 @@ LogicalResult Importer::importSoftmax() {
     if (failed(iq))
       return failure();
     // beta folds into the dequantize scale: softmax(beta * s * (q - zp)).
-    x = DequantizeOp::create(
-            builder, opLoc, floatType, x,
-            builder.getDenseF32ArrayAttr({iq->first * beta}),
-            builder.getDenseI32ArrayAttr({iq->second}), IntegerAttr())
+    x = DequantizeOp::create(builder, opLoc, floatType, x,
+                             builder.getDenseF32ArrayAttr({iq->first * beta}),
+                             builder.getDenseI32ArrayAttr({iq->second}),
+                             IntegerAttr())
             .getResult();
   } else if (beta != 1.0f) {
     error() << "float SOFTMAX with beta != 1 is not supported";
@@ -1360,8 +1352,8 @@ LogicalResult Importer::importRelu(tfl::BuiltinOperator code) {
   if (inType->getShape() != outType->getShape() ||
       inType->getElementType() != outType->getElementType() ||
       !isa<IntegerType>(inType->getElementType())) {
-    error() << "expects quantized input and output of one type, got "
-            << *inType << " and " << *outType;
+    error() << "expects quantized input and output of one type, got " << *inType
+            << " and " << *outType;
     return failure();
   }
   FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
@@ -1380,9 +1372,10 @@ LogicalResult Importer::importRelu(tfl::BuiltinOperator code) {
                 RoundingAttr::get(context, Rounding::tflite))
                 .getResult();
   tfl::ActivationFunctionType act =
-      code == tfl::BuiltinOperator::RELU    ? tfl::ActivationFunctionType::RELU
-      : code == tfl::BuiltinOperator::RELU6 ? tfl::ActivationFunctionType::RELU6
-                                  : tfl::ActivationFunctionType::RELU_N1_TO_1;
+      code == tfl::BuiltinOperator::RELU ? tfl::ActivationFunctionType::RELU
+      : code == tfl::BuiltinOperator::RELU6
+          ? tfl::ActivationFunctionType::RELU6
+          : tfl::ActivationFunctionType::RELU_N1_TO_1;
   FailureOr<Value> activated = applyActivation(value, act, output(0));
   if (failed(activated))
     return failure();
@@ -1423,8 +1416,8 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
     float alpha = 0.0f;
     if (const auto *opts = currentOp->builtin_options_as_LeakyReluOptions())
       alpha = opts->alpha();
-    result = LeakyReluOp::create(builder, opLoc, *outType, *in, is, iz, os,
-                                 oz, builder.getF32FloatAttr(alpha))
+    result = LeakyReluOp::create(builder, opLoc, *outType, *in, is, iz, os, oz,
+                                 builder.getF32FloatAttr(alpha))
                  .getResult();
     break;
   }
@@ -1469,15 +1462,14 @@ LogicalResult Importer::importMean() {
     return failure();
   auto pooledType =
       RankedTensorType::get({n, 1, 1, c}, inType->getElementType());
-  Value value =
-      AvgPool2DOp::create(
-          builder, opLoc, pooledType, *in,
-          builder.getDenseI64ArrayAttr(
-              {inType->getDimSize(1), inType->getDimSize(2)}),
-          builder.getDenseI64ArrayAttr({1, 1}),
-          builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
-          ActivationLayoutAttr::get(context, mlir::qnn::ActivationLayout::NHWC))
-          .getResult();
+  Value value = AvgPool2DOp::create(
+                    builder, opLoc, pooledType, *in,
+                    builder.getDenseI64ArrayAttr(
+                        {inType->getDimSize(1), inType->getDimSize(2)}),
+                    builder.getDenseI64ArrayAttr({1, 1}),
+                    builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+                    ActivationLayoutAttr::get(context, ActivationLayout::NHWC))
+                    .getResult();
   if (*iq != *oq)
     value = RequantizeOp::create(
                 builder, opLoc, pooledType, value,
@@ -1608,15 +1600,14 @@ OwningOpRef<ModuleOp> Importer::run() {
     resultTypes.push_back(*type);
   }
   builder.setInsertionPointToEnd(module->getBody());
-  auto func = func::FuncOp::create(builder, sourceLoc, "main",
-                                   builder.getFunctionType(argTypes,
-                                                           resultTypes));
+  auto func =
+      func::FuncOp::create(builder, sourceLoc, "main",
+                           builder.getFunctionType(argTypes, resultTypes));
   Block *entry = func.addEntryBlock();
   for (auto [i, index] : llvm::enumerate(*subgraph->inputs())) {
     Location loc = tensorLoc(index);
     entry->getArgument(i).setLoc(loc);
-    func.setArgAttr(i, "tfl.name",
-                    cast<NameLoc>(loc).getName());
+    func.setArgAttr(i, "tfl.name", cast<NameLoc>(loc).getName());
     if (values[index]) {
       error() << tensorDesc(index) << " is listed twice as a subgraph input";
       return nullptr;
@@ -1679,7 +1670,8 @@ OwningOpRef<ModuleOp> mlir::qnn::importTFLite(StringRef buffer,
     return nullptr;
   }
   std::memcpy(aligned->getBufferStart(), buffer.data(), buffer.size());
-  const auto *data = reinterpret_cast<const uint8_t *>(aligned->getBufferStart());
+  const auto *data =
+      reinterpret_cast<const uint8_t *>(aligned->getBufferStart());
 
   if (buffer.size() < 8 || buffer.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) {
     emitError(loc) << "not a TFLite model: " << buffer.size()
