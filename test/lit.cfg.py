@@ -30,7 +30,7 @@ llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
-tools = ["qnn-opt", "qnn-unittests"]
+tools = ["qnn-opt", "qnn-unittests", "qnn-jit"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Execution tests: the JIT runner and its support libraries.

@@ -1339,6 +1339,23 @@ struct ConvertQNNToLinalgPass
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
+    // Aggregated linalg ops of qnn programs (linalg.softmax) have no loop
+    // lowering of their own: decompose them into linalg.generic first.
+    SmallVector<linalg::AggregatedOpInterface> aggregated;
+    getOperation().walk(
+        [&](linalg::AggregatedOpInterface op) { aggregated.push_back(op); });
+    IRRewriter rewriter(ctx);
+    for (linalg::AggregatedOpInterface op : aggregated) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> results =
+          op.decomposeOperation(rewriter);
+      if (failed(results)) {
+        op->emitError("cannot decompose this operation for lowering");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *results);
+    }
+
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
     converter.addConversion([](IntegerType type) -> Type {
