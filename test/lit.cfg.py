@@ -34,5 +34,29 @@ llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
-tools = ["qnn-opt", "qnn-run", "qnn-unittests", "qnn-translate", "qnn-tflite-gen"]
+tools = ["qnn-opt", "qnn-run", "qnn-unittests", "qnn-translate", "qnn-tflite-gen",
+         "qnn-jit"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Execution tests: the JIT runner and its support libraries.
+config.substitutions.append(
+    ("%mlir_c_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_c_runner_utils.so")))
+config.substitutions.append(
+    ("%mlir_runner_utils",
+     os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
+# CPU features that gate the target-specific execution tests.
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        cpu_flags = set()
+        for line in cpuinfo:
+            if line.startswith("flags"):
+                cpu_flags.update(line.split(":", 1)[1].split())
+                break
+except OSError:
+    cpu_flags = set()
+for flag, feature in [("avx512_vnni", "avx512vnni"), ("avx512bw", "avx512bw"),
+                      ("avx2", "avx2")]:
+    if flag in cpu_flags:
+        config.available_features.add(feature)

@@ -1,6 +1,7 @@
 //===- qnn-opt.cpp - the qnn-mlir optimizer driver
 //-------------------------===//
 
+#include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -11,6 +12,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::qnn::registerQNNConversions();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);

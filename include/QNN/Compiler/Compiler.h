@@ -1,0 +1,72 @@
+//===- Compiler.h - compile qnn programs to native code and run them -*- C++ -*-===//
+//
+// The in-process entry point of the backend: lower a module with the
+// qnn-lower-to-llvm pipeline, JIT it with mlir::ExecutionEngine, and call its
+// entry function on raw, densely packed row-major buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNN_COMPILER_COMPILER_H
+#define QNN_COMPILER_COMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace mlir {
+class ExecutionEngine;
+class DialectRegistry;
+} // namespace mlir
+
+namespace mlir::qnn {
+
+struct CompileOptions {
+  /// generic, avx512-vnni or int16 (see convert-qnn-to-linalg).
+  std::string target = "generic";
+  /// Name of the function to call.
+  std::string entry = "main";
+  /// LLVM optimization level (0-3).
+  unsigned optLevel = 3;
+};
+
+/// Everything a context needs to parse and compile qnn programs.
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// A compiled program. The entry function takes statically shaped tensors
+/// and returns statically shaped tensors; each is exchanged as a packed
+/// row-major buffer of its element type (ui8/i8 as bytes, i32 as int32_t,
+/// f32 as float).
+class CompiledModule {
+public:
+  ~CompiledModule();
+
+  /// Lowers `module` (consumed) and JIT-compiles it.
+  static llvm::Expected<std::unique_ptr<CompiledModule>>
+  compile(OwningOpRef<ModuleOp> module, const CompileOptions &options);
+
+  /// Types of the entry function's arguments and results, before lowering.
+  ArrayRef<RankedTensorType> getInputTypes() const { return inputTypes; }
+  ArrayRef<RankedTensorType> getOutputTypes() const { return outputTypes; }
+
+  /// Calls the entry function. `inputs[i]` must hold
+  /// `getInputTypes()[i].getNumElements()` elements, `outputs[i]` room for
+  /// the corresponding output; the caller owns all buffers.
+  llvm::Error run(ArrayRef<const void *> inputs, ArrayRef<void *> outputs);
+
+private:
+  CompiledModule() = default;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::string entry;
+  SmallVector<RankedTensorType> inputTypes, outputTypes;
+};
+
+/// Bytes per element of a buffer exchanged with a compiled module.
+unsigned getElementBytes(Type elementType);
+
+} // namespace mlir::qnn
+
+#endif // QNN_COMPILER_COMPILER_H

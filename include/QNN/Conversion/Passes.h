@@ -1,0 +1,52 @@
+//===- Passes.h - qnn conversion passes -------------------------*- C++ -*-===//
+
+#ifndef QNN_CONVERSION_PASSES_H
+#define QNN_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+#include <string>
+
+namespace mlir::qnn {
+
+#define GEN_PASS_DECL
+#include "QNN/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "QNN/Conversion/Passes.h.inc"
+
+/// Options of the whole qnn -> LLVM pipeline.
+struct LowerToLLVMOptions {
+  /// generic, avx512-vnni or int16.
+  std::string target = "generic";
+};
+
+/// Appends qnn -> linalg, tosa -> linalg, one-shot bufferization (function
+/// boundaries included, memref results become out-parameters), linalg ->
+/// loops and the conversions to the LLVM dialect to `pm`.
+LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
+                                       const LowerToLLVMOptions &options);
+
+/// Registers `--qnn-lower-to-llvm` (with option `target`).
+void registerLowerToLLVMPipeline();
+
+/// Registers every qnn conversion pass and pipeline.
+inline void registerQNNConversions() {
+  registerQNNConversionPasses();
+  registerLowerToLLVMPipeline();
+}
+
+} // namespace mlir::qnn
+
+#endif // QNN_CONVERSION_PASSES_H

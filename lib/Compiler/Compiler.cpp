@@ -1,0 +1,130 @@
+//===- Compiler.cpp - compile qnn programs to native code and run them ----===//
+
+#include "QNN/Compiler/Compiler.h"
+#include "QNN/Conversion/Passes.h"
+#include "QNN/IR/QNNDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <mutex>
+
+using namespace mlir;
+using namespace mlir::qnn;
+
+void qnn::registerCompilerDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registry.insert<QNNDialect>();
+}
+
+unsigned qnn::getElementBytes(Type elementType) {
+  return (elementType.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+CompiledModule::~CompiledModule() = default;
+
+static llvm::Error makeError(const Twine &message) {
+  return llvm::make_error<llvm::StringError>(message,
+                                             llvm::inconvertibleErrorCode());
+}
+
+llvm::Expected<std::unique_ptr<CompiledModule>>
+CompiledModule::compile(OwningOpRef<ModuleOp> module,
+                        const CompileOptions &options) {
+  static std::once_flag initOnce;
+  std::call_once(initOnce, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    registerQNNConversions();
+  });
+
+  std::unique_ptr<CompiledModule> result(new CompiledModule());
+  result->entry = options.entry;
+  auto func = module->lookupSymbol<func::FuncOp>(options.entry);
+  if (!func)
+    return makeError("no function @" + options.entry + " in the module");
+  for (Type type : func.getArgumentTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return makeError("argument of @" + options.entry +
+                       " is not a statically shaped tensor");
+    result->inputTypes.push_back(tensor);
+  }
+  for (Type type : func.getResultTypes()) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return makeError("result of @" + options.entry +
+                       " is not a statically shaped tensor");
+    result->outputTypes.push_back(tensor);
+  }
+  func->setAttr("llvm.emit_c_interface", UnitAttr::get(module->getContext()));
+
+  PassManager pm(module->getContext());
+  LowerToLLVMOptions lowerOptions;
+  lowerOptions.target = options.target;
+  if (failed(buildLowerToLLVMPipeline(pm, lowerOptions)))
+    return makeError("cannot build the lowering pipeline");
+  if (failed(pm.run(*module)))
+    return makeError("lowering to the LLVM dialect failed");
+
+  ExecutionEngineOptions engineOptions;
+  SmallVector<StringRef> sharedLibs = {QNN_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = sharedLibs;
+  engineOptions.transformer = makeOptimizingTransformer(
+      options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(*module, engineOptions);
+  if (!engine)
+    return engine.takeError();
+  result->engine = std::move(*engine);
+  return result;
+}
+
+llvm::Error CompiledModule::run(ArrayRef<const void *> inputs,
+                                ArrayRef<void *> outputs) {
+  if (inputs.size() != inputTypes.size() ||
+      outputs.size() != outputTypes.size())
+    return makeError("expected " + Twine(inputTypes.size()) + " inputs and " +
+                     Twine(outputTypes.size()) + " outputs");
+  // One memref descriptor per buffer: {allocated, aligned, offset,
+  // sizes[rank], strides[rank]}, every field 64 bits wide.
+  SmallVector<SmallVector<int64_t>> descriptors;
+  auto addDescriptor = [&](const void *data, RankedTensorType type) {
+    SmallVector<int64_t> d;
+    int64_t address = reinterpret_cast<intptr_t>(data);
+    d.push_back(address);
+    d.push_back(address);
+    d.push_back(0);
+    ArrayRef<int64_t> shape = type.getShape();
+    d.append(shape.begin(), shape.end());
+    SmallVector<int64_t> strides(shape.size(), 1);
+    for (int i = static_cast<int>(shape.size()) - 2; i >= 0; --i)
+      strides[i] = strides[i + 1] * shape[i + 1];
+    d.append(strides.begin(), strides.end());
+    descriptors.push_back(std::move(d));
+  };
+  for (auto [data, type] : llvm::zip(inputs, inputTypes))
+    addDescriptor(data, type);
+  for (auto [data, type] : llvm::zip(outputs, outputTypes))
+    addDescriptor(data, type);
+  // The C interface takes a pointer to each descriptor; the packed calling
+  // convention takes a pointer to each argument.
+  SmallVector<void *> descriptorPointers, args;
+  for (auto &d : descriptors)
+    descriptorPointers.push_back(d.data());
+  for (void *&p : descriptorPointers)
+    args.push_back(&p);
+  return engine->invokePacked("_mlir_ciface_" + entry, args);
+}

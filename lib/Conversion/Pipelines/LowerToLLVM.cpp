@@ -1,0 +1,55 @@
+//===- LowerToLLVM.cpp - the qnn -> LLVM dialect pipeline ------------------===//
+
+#include "QNN/Conversion/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+
+LogicalResult
+qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
+                              const LowerToLLVMOptions &options) {
+  // Results become out-parameters so that callers (the JIT, C code) own
+  // every output buffer; static allocations of the results are hoisted to
+  // the call sites.
+  std::string pipeline = llvm::formatv(
+      "convert-qnn-to-linalg{{target={0}},"
+      "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+      "tosa-to-tensor),"
+      "canonicalize,"
+      "one-shot-bufferize{{bufferize-function-boundaries "
+      "function-boundary-type-conversion=identity-layout-map},"
+      "buffer-results-to-out-params{{hoist-static-allocs modify-public-functions},"
+      "func.func(convert-linalg-to-loops),"
+      "buffer-deallocation-pipeline,"
+      "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
+      "convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,"
+      "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
+      "convert-func-to-llvm,reconcile-unrealized-casts",
+      options.target);
+  return parsePassPipeline(pipeline, pm);
+}
+
+namespace {
+struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("generic, avx512-vnni or int16"),
+                             llvm::cl::init("generic")};
+};
+} // namespace
+
+void qnn::registerLowerToLLVMPipeline() {
+  PassPipelineRegistration<PipelineOptions>(
+      "qnn-lower-to-llvm",
+      "Lower a qnn program to the LLVM dialect (qnn -> linalg -> loops -> "
+      "llvm), bufferized with memref results as out-parameters",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        qnn::LowerToLLVMOptions opts;
+        opts.target = options.target;
+        if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
+          llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
+      });
+}

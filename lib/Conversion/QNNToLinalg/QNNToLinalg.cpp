@@ -1,0 +1,1406 @@
+//===- QNNToLinalg.cpp - qnn operators to exact integer linalg code --------===//
+//
+// Every pattern here generates code that computes the integers of
+// QNN/Utils/QuantMath.h bit for bit; the compile-time constants (multipliers,
+// zero-point corrections, packed weights) are computed by calling
+// QuantMath itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNN/Conversion/Passes.h"
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
+#include "QNN/Utils/QuantUtils.h"
+#include "QNNToLinalgInternal.h"
+
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <limits>
+
+namespace mlir::qnn {
+#define GEN_PASS_DEF_CONVERTQNNTOLINALG
+#include "QNN/Conversion/Passes.h.inc"
+} // namespace mlir::qnn
+
+using namespace mlir;
+using namespace mlir::qnn;
+using namespace mlir::qnn::lowering;
+namespace qmath = mlir::qnn::math;
+
+//===----------------------------------------------------------------------===//
+// Scalar arithmetic emitted inside linalg bodies
+//===----------------------------------------------------------------------===//
+
+Value lowering::intConst(OpBuilder &b, Location loc, Type type,
+                         int64_t value) {
+  return arith::ConstantOp::create(
+      b, loc, IntegerAttr::get(type, APInt(type.getIntOrFloatBitWidth(), value,
+                                           /*isSigned=*/true,
+                                           /*implicitTrunc=*/true)));
+}
+
+/// Extends (or truncates) an integer to `type`, zero-extending when the
+/// original storage type was unsigned.
+Value lowering::extendTo(OpBuilder &b, Location loc, Value v, Type type,
+                         bool isUnsigned) {
+  unsigned from = v.getType().getIntOrFloatBitWidth();
+  unsigned to = type.getIntOrFloatBitWidth();
+  if (from == to)
+    return v;
+  if (from > to)
+    return arith::TruncIOp::create(b, loc, type, v);
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, type, v);
+  return arith::ExtSIOp::create(b, loc, type, v);
+}
+
+/// gemmlowp's SaturatingRoundingDoublingHighMul followed by
+/// RoundingDivideByPOT, i.e. TFLite's MultiplyByQuantizedMultiplier.
+/// `x`: i32; `multiplier`: i64 in [0, 2^31); `leftShift`: i32;
+/// `rightShift`: i64. The saturating case INT32_MIN * INT32_MIN cannot
+/// occur because multipliers are non-negative.
+Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
+                                                  Value x, Value multiplier,
+                                                  Value leftShift,
+                                                  Value rightShift) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value shifted = arith::ShLIOp::create(b, loc, x, leftShift);
+  Value product = arith::MulIOp::create(
+      b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier);
+  Value zero64 = intConst(b, loc, i64, 0);
+  Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                            product, zero64);
+  Value nudge = arith::SelectOp::create(b, loc, nonNegative,
+                                        intConst(b, loc, i64, 1LL << 30),
+                                        intConst(b, loc, i64, 1 - (1LL << 30)));
+  // arith.divsi truncates toward zero, as the reference relies on.
+  Value high = arith::DivSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, product, nudge),
+      intConst(b, loc, i64, 1LL << 31));
+  // RoundingDivideByPOT in 64 bits, as QuantMath computes it.
+  Value one64 = intConst(b, loc, i64, 1);
+  Value mask = arith::SubIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, one64, rightShift), one64);
+  Value remainder = arith::AndIOp::create(b, loc, high, mask);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                         high, zero64);
+  Value threshold = arith::AddIOp::create(
+      b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
+      arith::ExtUIOp::create(b, loc, i64, negative));
+  Value roundUp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        remainder, threshold);
+  Value result = arith::AddIOp::create(
+      b, loc, arith::ShRSIOp::create(b, loc, high, rightShift),
+      arith::ExtUIOp::create(b, loc, i64, roundUp));
+  return arith::TruncIOp::create(b, loc, i32, result);
+}
+
+/// TVM's single-rounding UPWARD/TONEAREST rescale of an i64 value on the
+/// exact product (in 128 bits), saturated to i32. Shift operands are i64.
+static Value emitSingleRoundingRescale(OpBuilder &b, Location loc, Value x,
+                                       Value multiplier, Value leftShift,
+                                       Value rightShift, bool toNearest) {
+  Type i32 = b.getI32Type(), i128 = b.getIntegerType(128);
+  Value x128 = arith::ExtSIOp::create(b, loc, i128, x);
+  Value left = arith::ExtSIOp::create(b, loc, i128, leftShift);
+  Value right = arith::AddIOp::create(
+      b, loc, arith::ExtSIOp::create(b, loc, i128, rightShift),
+      intConst(b, loc, i128, 31));
+  Value product = arith::MulIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, x128, left),
+      arith::ExtSIOp::create(b, loc, i128, multiplier));
+  Value one = intConst(b, loc, i128, 1);
+  Value round = arith::ShLIOp::create(
+      b, loc, one, arith::SubIOp::create(b, loc, right, one));
+  if (toNearest) {
+    Value negative = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::slt, product, intConst(b, loc, i128, 0));
+    round = arith::SubIOp::create(
+        b, loc, round, arith::ExtUIOp::create(b, loc, i128, negative));
+  }
+  Value shifted = arith::ShRSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, product, round), right);
+  shifted = arith::MaxSIOp::create(
+      b, loc, shifted,
+      intConst(b, loc, i128, std::numeric_limits<int32_t>::min()));
+  shifted = arith::MinSIOp::create(
+      b, loc, shifted,
+      intConst(b, loc, i128, std::numeric_limits<int32_t>::max()));
+  return arith::TruncIOp::create(b, loc, i32, shifted);
+}
+
+/// Clamps an i64 to [qmin, qmax] and narrows it to `storage` (signless).
+static Value clampAndNarrow(OpBuilder &b, Location loc, Value v, int64_t qmin,
+                            int64_t qmax, Type storage) {
+  Type i64 = b.getI64Type();
+  v = arith::MaxSIOp::create(b, loc, v, intConst(b, loc, i64, qmin));
+  v = arith::MinSIOp::create(b, loc, v, intConst(b, loc, i64, qmax));
+  return extendTo(b, loc, v, storage, /*isUnsigned=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor helpers
+//===----------------------------------------------------------------------===//
+
+static Type signless(Type type) {
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), intType.getWidth());
+  return type;
+}
+
+RankedTensorType lowering::signlessTensor(RankedTensorType type) {
+  return RankedTensorType::get(type.getShape(),
+                               signless(type.getElementType()));
+}
+
+static bool isUnsignedElement(Type shapedOrElement) {
+  Type element = getElementTypeOrSelf(shapedOrElement);
+  return element.isUnsignedInteger();
+}
+
+Value lowering::emptyFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                            Type elementType, int64_t fill) {
+  Value empty = tensor::EmptyOp::create(b, loc, shape, elementType);
+  Value value = intConst(b, loc, elementType, fill);
+  return linalg::FillOp::create(b, loc, value, empty).getResult(0);
+}
+
+static Value constTensor(OpBuilder &b, Location loc, Type elementType,
+                         ArrayRef<int64_t> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    elementType);
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.push_back(APInt(elementType.getIntOrFloatBitWidth(), v,
+                         /*isSigned=*/true, /*implicitTrunc=*/true));
+  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, ints));
+}
+
+static Value constTensorF32(OpBuilder &b, Location loc,
+                            ArrayRef<float> values) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                    b.getF32Type());
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, llvm::ArrayRef(values)));
+}
+
+/// Pads the spatial dimensions of an activation with `value`.
+static Value padSpatial(OpBuilder &b, Location loc, Value input,
+                        ActivationDims dims, ArrayRef<int64_t> padding,
+                        int64_t value) {
+  if (llvm::all_of(padding, [](int64_t p) { return p == 0; }))
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> low(4, 0), high(4, 0), shape(type.getShape());
+  low[dims.h] = padding[0];
+  low[dims.w] = padding[1];
+  high[dims.h] = padding[2];
+  high[dims.w] = padding[3];
+  shape[dims.h] += padding[0] + padding[2];
+  shape[dims.w] += padding[1] + padding[3];
+  SmallVector<OpFoldResult> lowOfr, highOfr;
+  for (int i = 0; i < 4; ++i) {
+    lowOfr.push_back(b.getIndexAttr(low[i]));
+    highOfr.push_back(b.getIndexAttr(high[i]));
+  }
+  Value padValue = intConst(b, loc, type.getElementType(), value);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(shape, type.getElementType()), input,
+      lowOfr, highOfr, padValue);
+}
+
+/// Constant integer contents of `value` as int64, read with the signedness
+/// of its original element type.
+static std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  bool isUnsigned = isUnsignedElement(value.getType());
+  SmallVector<int64_t> result;
+  result.reserve(attr.getNumElements());
+  for (const APInt &v : attr.getValues<APInt>())
+    result.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue())
+                                : v.getSExtValue());
+  return result;
+}
+
+static SmallVector<utils::IteratorType>
+iterators(int parallel, int reduction) {
+  SmallVector<utils::IteratorType> result(parallel,
+                                          utils::IteratorType::parallel);
+  result.append(reduction, utils::IteratorType::reduction);
+  return result;
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Requantize
+//===----------------------------------------------------------------------===//
+
+struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool inputUnsigned = isUnsignedElement(inputType);
+    Type outElement = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    float outputScale = op.getOutputScale().convertToFloat();
+    SmallVector<int64_t> multipliers, lefts, rights;
+    for (double scale : op.getInputScale()) {
+      qmath::QuantizedMultiplier m =
+          qmath::quantizeMultiplier(scale / static_cast<double>(outputScale));
+      if (m.shift > 31)
+        return op.emitOpError() << "multiplier input_scale / output_scale is "
+                                   "too large to lower (shift "
+                                << m.shift << " > 31)";
+      multipliers.push_back(m.multiplier);
+      lefts.push_back(m.shift > 0 ? m.shift : 0);
+      rights.push_back(m.shift > 0 ? 0 : -m.shift);
+    }
+    qmath::RoundingRule rule = toRoundingRule(op.getRounding());
+    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int64_t outputZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    int64_t rank = resultType.getRank();
+    bool perChannel = multipliers.size() > 1;
+
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    if (perChannel) {
+      int64_t axis = static_cast<int64_t>(*op.getAxis());
+      AffineMap channelMap = AffineMap::get(
+          rank, 0, rewriter.getAffineDimExpr(axis), rewriter.getContext());
+      inputs.push_back(constTensor(rewriter, loc, rewriter.getI64Type(),
+                                   multipliers));
+      inputs.push_back(
+          constTensor(rewriter, loc, rewriter.getI32Type(), lefts));
+      inputs.push_back(
+          constTensor(rewriter, loc, rewriter.getI64Type(), rights));
+      maps.append(3, channelMap);
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         outElement);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators(rank, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i32 = b.getI32Type(), i64 = b.getI64Type();
+          Value m, left, right;
+          if (perChannel) {
+            m = args[1];
+            left = args[2];
+            right = args[3];
+          } else {
+            m = intConst(b, l, i64, multipliers[0]);
+            left = intConst(b, l, i32, lefts[0]);
+            right = intConst(b, l, i64, rights[0]);
+          }
+          Value x = extendTo(b, l, args[0], i64, inputUnsigned);
+          Value centered =
+              arith::SubIOp::create(b, l, x, intConst(b, l, i64, inputZp));
+          Value rescaled;
+          if (rule == qmath::RoundingRule::TFLite) {
+            Value c32 = arith::TruncIOp::create(b, l, i32, centered);
+            rescaled =
+                emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right);
+          } else {
+            rescaled = emitSingleRoundingRescale(
+                b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left),
+                right, rule == qmath::RoundingRule::ToNearest);
+          }
+          Value y = arith::AddIOp::create(
+              b, l, arith::ExtSIOp::create(b, l, i64, rescaled),
+              intConst(b, l, i64, outputZp));
+          linalg::YieldOp::create(
+              b, l, clampAndNarrow(b, l, y, qmin, qmax, outElement));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Quantize, dequantize
+//===----------------------------------------------------------------------===//
+
+/// Adds per-channel tables (or nothing) for a per-axis parameter array.
+template <typename T>
+static void addChannelTable(OpBuilder &b, Location loc, ArrayRef<T> values,
+                            std::optional<uint64_t> axis, int64_t rank,
+                            SmallVectorImpl<Value> &inputs,
+                            SmallVectorImpl<AffineMap> &maps, Value table) {
+  if (values.size() <= 1)
+    return;
+  inputs.push_back(table);
+  maps.push_back(AffineMap::get(rank, 0, b.getAffineDimExpr(*axis),
+                                b.getContext()));
+}
+
+struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(QuantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    Type outElement = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t rank = resultType.getRank();
+    ArrayRef<float> scales = op.getScale();
+    ArrayRef<int32_t> zps = op.getZeroPoint();
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    if (scales.size() > 1)
+      addChannelTable(rewriter, loc, scales, op.getAxis(), rank, inputs, maps,
+                      constTensorF32(rewriter, loc, scales));
+    size_t zpIndex = inputs.size();
+    if (zps.size() > 1)
+      addChannelTable(rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+                      constTensor(rewriter, loc, rewriter.getI64Type(),
+                                  SmallVector<int64_t>(zps.begin(),
+                                                       zps.end())));
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         outElement);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators(rank, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type f32 = b.getF32Type(), i64 = b.getI64Type();
+          Value scale = scales.size() > 1
+                            ? args[1]
+                            : arith::ConstantOp::create(
+                                  b, l, b.getF32FloatAttr(scales[0]))
+                                  .getResult();
+          Value zp = zps.size() > 1 ? args[zpIndex]
+                                    : intConst(b, l, i64, zps[0]);
+          Value scaled = mlir::math::RoundOp::create(
+              b, l, arith::DivFOp::create(b, l, args[0], scale));
+          // NaN quantizes to the zero point; out-of-range values are clamped
+          // in float before the conversion, as QuantMath does.
+          Value isNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO,
+                                              scaled, scaled);
+          Value zero = arith::ConstantOp::create(b, l, b.getF32FloatAttr(0));
+          scaled = arith::SelectOp::create(b, l, isNan, zero, scaled);
+          scaled = arith::MaximumFOp::create(
+              b, l, scaled,
+              arith::ConstantOp::create(b, l, b.getF32FloatAttr(-1099511627776.0f)));
+          scaled = arith::MinimumFOp::create(
+              b, l, scaled,
+              arith::ConstantOp::create(b, l, b.getF32FloatAttr(1099511627776.0f)));
+          (void)f32;
+          Value q = arith::AddIOp::create(
+              b, l, arith::FPToSIOp::create(b, l, i64, scaled), zp);
+          linalg::YieldOp::create(
+              b, l, clampAndNarrow(b, l, q, qmin, qmax, outElement));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(DequantizeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool inputUnsigned = isUnsignedElement(inputType);
+    int64_t rank = resultType.getRank();
+    ArrayRef<float> scales = op.getScale();
+    ArrayRef<int32_t> zps = op.getZeroPoint();
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    if (scales.size() > 1)
+      addChannelTable(rewriter, loc, scales, op.getAxis(), rank, inputs, maps,
+                      constTensorF32(rewriter, loc, scales));
+    size_t zpIndex = inputs.size();
+    if (zps.size() > 1)
+      addChannelTable(rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+                      constTensor(rewriter, loc, rewriter.getI64Type(),
+                                  SmallVector<int64_t>(zps.begin(),
+                                                       zps.end())));
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         rewriter.getF32Type());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators(rank, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i32 = b.getI32Type(), i64 = b.getI64Type();
+          Value scale = scales.size() > 1
+                            ? args[1]
+                            : arith::ConstantOp::create(
+                                  b, l, b.getF32FloatAttr(scales[0]))
+                                  .getResult();
+          Value zp = zps.size() > 1 ? args[zpIndex]
+                                    : intConst(b, l, i64, zps[0]);
+          Value q = extendTo(b, l, args[0], i64, inputUnsigned);
+          Value centered = arith::TruncIOp::create(
+              b, l, i32, arith::SubIOp::create(b, l, q, zp));
+          Value real = arith::SIToFPOp::create(b, l, b.getF32Type(), centered);
+          linalg::YieldOp::create(b, l,
+                                  arith::MulFOp::create(b, l, scale, real)
+                                      .getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Conv2D and dense: plain contraction + zero-point terms
+//===----------------------------------------------------------------------===//
+
+struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
+  Conv2DLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 StringRef target)
+      : OpConversionPattern(converter, ctx), target(target.str()) {}
+
+  LogicalResult
+  matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (target == "avx512-vnni") {
+      FailureOr<Value> fast = lowerPointwiseConvVNNI(rewriter, op,
+                                                     adaptor.getInput());
+      if (succeeded(fast)) {
+        rewriter.replaceOp(op, *fast);
+        return success();
+      }
+    }
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto weightType = op.getWeight().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape() || !weightType.hasStaticShape() ||
+        !resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    bool inUnsigned = isUnsignedElement(inputType);
+    bool wUnsigned = isUnsignedElement(weightType);
+    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int64_t weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
+    ActivationDims ad = getActivationDims(op.getDataLayout());
+    KernelDims kd = getKernelDims(op.getKernelLayout());
+    int64_t groups = op.getGroups();
+    int64_t n = inputType.getDimSize(ad.n);
+    int64_t channels = inputType.getDimSize(ad.c);
+    int64_t outChannels = weightType.getDimSize(kd.o);
+    int64_t kh = weightType.getDimSize(kd.h), kw = weightType.getDimSize(kd.w);
+    int64_t cg = channels / groups, fg = outChannels / groups;
+    int64_t oh = resultType.getDimSize(ad.h), ow = resultType.getDimSize(ad.w);
+    ArrayRef<int64_t> strides = op.getStrides(), dil = op.getDilations();
+
+    // Pad with the input zero point: padded positions then contribute
+    // exactly 0 to sum (x - izp) * (w - wzp), and the decomposed zero-point
+    // terms stay per-channel constants.
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), ad,
+                             op.getPadding(), inputZp);
+    Value weight = adaptor.getWeight();
+
+    // Iteration space: n, oh, ow, g, fg | kh, kw, cg.
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    AffineExpr hExpr = d(1) * strides[0] + d(5) * dil[0];
+    AffineExpr wExpr = d(2) * strides[1] + d(6) * dil[1];
+    AffineExpr cExpr = d(3) * cg + d(7);
+    SmallVector<AffineExpr> inExprs(4);
+    inExprs[ad.n] = d(0);
+    inExprs[ad.h] = hExpr;
+    inExprs[ad.w] = wExpr;
+    inExprs[ad.c] = cExpr;
+    SmallVector<AffineExpr> wExprs(4);
+    wExprs[kd.o] = d(3) * fg + d(4);
+    wExprs[kd.i] = d(7);
+    wExprs[kd.h] = d(5);
+    wExprs[kd.w] = d(6);
+    bool nchw = op.getDataLayout() == ActivationLayout::NCHW;
+    SmallVector<int64_t> accShape =
+        nchw ? SmallVector<int64_t>{n, groups, fg, oh, ow}
+             : SmallVector<int64_t>{n, oh, ow, groups, fg};
+    SmallVector<AffineExpr> outExprs =
+        nchw ? SmallVector<AffineExpr>{d(0), d(3), d(4), d(1), d(2)}
+             : SmallVector<AffineExpr>{d(0), d(1), d(2), d(3), d(4)};
+    AffineMap inMap = AffineMap::get(8, 0, inExprs, ctx);
+    AffineMap wMap = AffineMap::get(8, 0, wExprs, ctx);
+    AffineMap outMap = AffineMap::get(8, 0, outExprs, ctx);
+
+    std::optional<SmallVector<int64_t>> weights =
+        getConstantInts(op.getWeight());
+    Type i32 = rewriter.getI32Type();
+    Value acc = emptyFilled(rewriter, loc, accShape, i32, 0);
+    bool decomposed = weights.has_value();
+    auto contraction = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{acc.getType()}, ValueRange{input, weight},
+        ValueRange{acc}, ArrayRef<AffineMap>{inMap, wMap, outMap},
+        iterators(5, 3), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = extendTo(b, l, args[0], i32, inUnsigned);
+          Value w = extendTo(b, l, args[1], i32, wUnsigned);
+          if (!decomposed) {
+            x = arith::SubIOp::create(b, l, x, intConst(b, l, i32, inputZp));
+            w = arith::SubIOp::create(b, l, w, intConst(b, l, i32, weightZp));
+          }
+          Value p = arith::MulIOp::create(b, l, x, w);
+          linalg::YieldOp::create(
+              b, l, arith::AddIOp::create(b, l, args[2], p).getResult());
+        });
+    Value result = contraction.getResult(0);
+
+    if (decomposed) {
+      // sum (x - izp)(w - wzp) = sum x*w - izp*sum(w) - wzp*sum(x)
+      //                          + K*izp*wzp.
+      int64_t k = kh * kw * cg;
+      SmallVector<int64_t> sums(outChannels, 0);
+      ArrayRef<int64_t> wshape = weightType.getShape();
+      for (int64_t idx = 0, e = weights->size(); idx < e; ++idx) {
+        int64_t rem = idx, coords[4];
+        for (int dim = 3; dim >= 0; --dim) {
+          coords[dim] = rem % wshape[dim];
+          rem /= wshape[dim];
+        }
+        sums[coords[kd.o]] += (*weights)[idx];
+      }
+      SmallVector<int64_t> correction(outChannels);
+      bool anyCorrection = false;
+      for (int64_t o = 0; o < outChannels; ++o) {
+        correction[o] = static_cast<int32_t>(k * inputZp * weightZp -
+                                             inputZp * sums[o]);
+        anyCorrection |= correction[o] != 0;
+      }
+      Value windowSum;
+      if (weightZp != 0) {
+        // S[n, oh, ow, g] = sum over the window and the group's channels.
+        SmallVector<int64_t> sumShape =
+            nchw ? SmallVector<int64_t>{n, groups, oh, ow}
+                 : SmallVector<int64_t>{n, oh, ow, groups};
+        SmallVector<AffineExpr> sumExprs =
+            nchw ? SmallVector<AffineExpr>{d(0), d(3), d(1), d(2)}
+                 : SmallVector<AffineExpr>{d(0), d(1), d(2), d(3)};
+        // Reuse the iteration space without fg: n, oh, ow, g | kh, kw, cg
+        // is obtained by dropping d4 (kept as a unit-free dim).
+        SmallVector<AffineExpr> inExprs7(4), sumExprs7;
+        auto remap = [&](AffineExpr e) {
+          return e.replaceDims({d(0), d(1), d(2), d(3), d(3), d(4), d(5),
+                                d(6)});
+        };
+        for (int i = 0; i < 4; ++i)
+          inExprs7[i] = remap(inExprs[i]);
+        for (AffineExpr e : sumExprs)
+          sumExprs7.push_back(remap(e));
+        Value sumInit = emptyFilled(rewriter, loc, sumShape, i32, 0);
+        // The window shape, only to give the reduction loops their bounds.
+        Value window = tensor::EmptyOp::create(
+            rewriter, loc, ArrayRef<int64_t>{kh, kw, cg}, rewriter.getI8Type());
+        windowSum =
+            linalg::GenericOp::create(
+                rewriter, loc, TypeRange{sumInit.getType()},
+                ValueRange{input, window}, ValueRange{sumInit},
+                ArrayRef<AffineMap>{AffineMap::get(7, 0, inExprs7, ctx),
+                                    AffineMap::get(7, 0, {d(4), d(5), d(6)},
+                                                   ctx),
+                                    AffineMap::get(7, 0, sumExprs7, ctx)},
+                iterators(4, 3),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value x = extendTo(b, l, args[0], i32, inUnsigned);
+                  linalg::YieldOp::create(
+                      b, l, arith::AddIOp::create(b, l, args[2], x).getResult());
+                })
+                .getResult(0);
+      }
+      if (anyCorrection || windowSum) {
+        SmallVector<Value> inputs = {result};
+        // Iteration space of the accumulator: n, oh, ow, g, fg (NHWC) or
+        // n, g, fg, oh, ow (NCHW).
+        auto e = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+        unsigned gDim = nchw ? 1 : 3, fgDim = nchw ? 2 : 4;
+        SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(5)};
+        Value corrTensor = arith::ConstantOp::create(
+            rewriter, loc,
+            DenseElementsAttr::get(
+                RankedTensorType::get({groups, fg}, i32),
+                llvm::to_vector(llvm::map_range(correction, [](int64_t v) {
+                  return APInt(32, v, true, true);
+                }))));
+        inputs.push_back(corrTensor);
+        maps.push_back(AffineMap::get(5, 0, {e(gDim), e(fgDim)}, ctx));
+        if (windowSum) {
+          inputs.push_back(windowSum);
+          maps.push_back(
+              nchw ? AffineMap::get(5, 0, {e(0), e(1), e(3), e(4)}, ctx)
+                   : AffineMap::get(5, 0, {e(0), e(1), e(2), e(3)}, ctx));
+        }
+        maps.push_back(rewriter.getMultiDimIdentityMap(5));
+        Value init = tensor::EmptyOp::create(rewriter, loc, accShape, i32);
+        result = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{init.getType()}, inputs,
+                     ValueRange{init}, maps, iterators(5, 0),
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Value v = arith::AddIOp::create(b, l, args[0], args[1]);
+                       if (windowSum)
+                         v = arith::SubIOp::create(
+                             b, l, v,
+                             arith::MulIOp::create(
+                                 b, l, args[2],
+                                 intConst(b, l, i32, weightZp)));
+                       linalg::YieldOp::create(b, l, v);
+                     })
+                     .getResult(0);
+      }
+    }
+
+    SmallVector<ReassociationIndices> reassociation =
+        nchw ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}}
+             : SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}};
+    rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
+        op, signlessTensor(resultType), result, reassociation);
+    return success();
+  }
+
+  std::string target;
+};
+
+struct DenseLowering : OpConversionPattern<DenseOp> {
+  DenseLowering(const TypeConverter &converter, MLIRContext *ctx,
+                StringRef target)
+      : OpConversionPattern(converter, ctx), target(target.str()) {}
+
+  LogicalResult
+  matchAndRewrite(DenseOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (target == "avx512-vnni") {
+      FailureOr<Value> fast =
+          lowerDenseVNNI(rewriter, op, adaptor.getInput());
+      if (succeeded(fast)) {
+        rewriter.replaceOp(op, *fast);
+        return success();
+      }
+    }
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto weightType = op.getWeight().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape() || !weightType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    bool inUnsigned = isUnsignedElement(inputType);
+    bool wUnsigned = isUnsignedElement(weightType);
+    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int64_t weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
+    int64_t n = inputType.getDimSize(0), k = inputType.getDimSize(1);
+    int64_t outChannels = weightType.getDimSize(0);
+    Type i32 = rewriter.getI32Type();
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    std::optional<SmallVector<int64_t>> weights =
+        getConstantInts(op.getWeight());
+    bool decomposed = weights.has_value();
+    Value acc = emptyFilled(rewriter, loc, {n, outChannels}, i32, 0);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{acc.getType()},
+            ValueRange{adaptor.getInput(), adaptor.getWeight()},
+            ValueRange{acc},
+            ArrayRef<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                AffineMap::get(3, 0, {d(1), d(2)}, ctx),
+                                AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
+            iterators(2, 1),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value x = extendTo(b, l, args[0], i32, inUnsigned);
+              Value w = extendTo(b, l, args[1], i32, wUnsigned);
+              if (!decomposed) {
+                x = arith::SubIOp::create(b, l, x,
+                                          intConst(b, l, i32, inputZp));
+                w = arith::SubIOp::create(b, l, w,
+                                          intConst(b, l, i32, weightZp));
+              }
+              Value p = arith::MulIOp::create(b, l, x, w);
+              linalg::YieldOp::create(
+                  b, l, arith::AddIOp::create(b, l, args[2], p).getResult());
+            })
+            .getResult(0);
+    if (decomposed) {
+      SmallVector<int64_t> correction(outChannels);
+      bool anyCorrection = false;
+      for (int64_t o = 0; o < outChannels; ++o) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < k; ++i)
+          sum += (*weights)[o * k + i];
+        correction[o] =
+            static_cast<int32_t>(k * inputZp * weightZp - inputZp * sum);
+        anyCorrection |= correction[o] != 0;
+      }
+      Value rowSum;
+      if (weightZp != 0) {
+        Value sumInit = emptyFilled(rewriter, loc, {n}, i32, 0);
+        rowSum = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{sumInit.getType()},
+                     ValueRange{adaptor.getInput()}, ValueRange{sumInit},
+                     ArrayRef<AffineMap>{AffineMap::get(2, 0, {d(0), d(1)}, ctx),
+                                         AffineMap::get(2, 0, {d(0)}, ctx)},
+                     iterators(1, 1),
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Value x = extendTo(b, l, args[0], i32, inUnsigned);
+                       linalg::YieldOp::create(
+                           b, l,
+                           arith::AddIOp::create(b, l, args[1], x).getResult());
+                     })
+                     .getResult(0);
+      }
+      if (anyCorrection || rowSum) {
+        SmallVector<Value> inputs = {
+            result, constTensor(rewriter, loc, i32, correction)};
+        SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(2),
+                                       AffineMap::get(2, 0, {d(1)}, ctx)};
+        if (rowSum) {
+          inputs.push_back(rowSum);
+          maps.push_back(AffineMap::get(2, 0, {d(0)}, ctx));
+        }
+        maps.push_back(rewriter.getMultiDimIdentityMap(2));
+        Value init = tensor::EmptyOp::create(rewriter, loc,
+                                             ArrayRef<int64_t>{n, outChannels},
+                                             i32);
+        result = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{init.getType()}, inputs,
+                     ValueRange{init}, maps, iterators(2, 0),
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Value v = arith::AddIOp::create(b, l, args[0], args[1]);
+                       if (rowSum)
+                         v = arith::SubIOp::create(
+                             b, l, v,
+                             arith::MulIOp::create(
+                                 b, l, args[2],
+                                 intConst(b, l, i32, weightZp)));
+                       linalg::YieldOp::create(b, l, v);
+                     })
+                     .getResult(0);
+      }
+    }
+    (void)resultType;
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+  std::string target;
+};
+
+//===----------------------------------------------------------------------===//
+// Pooling
+//===----------------------------------------------------------------------===//
+
+template <typename PoolOp>
+struct PoolLowering : OpConversionPattern<PoolOp> {
+  using OpConversionPattern<PoolOp>::OpConversionPattern;
+  using OpAdaptor = typename PoolOp::Adaptor;
+  static constexpr bool isAverage = std::is_same_v<PoolOp, AvgPool2DOp>;
+
+  LogicalResult
+  matchAndRewrite(PoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(inputType.getElementType());
+    auto [qmin, qmax] = getStorageRange(inputType.getElementType());
+    ActivationDims ad = getActivationDims(op.getDataLayout());
+    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
+                      padding = op.getPadding();
+    int64_t ih = inputType.getDimSize(ad.h), iw = inputType.getDimSize(ad.w);
+    int64_t oh = resultType.getDimSize(ad.h), ow = resultType.getDimSize(ad.w);
+    // Padding contributes nothing: 0 to a sum (and is not counted), the
+    // storage minimum to a maximum.
+    Value input = padSpatial(rewriter, loc, adaptor.getInput(), ad, padding,
+                             isAverage ? 0 : qmin);
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    // Iteration space: n, oh, ow, c | kh, kw.
+    SmallVector<AffineExpr> inExprs(4), outExprs(4);
+    inExprs[ad.n] = d(0);
+    inExprs[ad.h] = d(1) * strides[0] + d(4);
+    inExprs[ad.w] = d(2) * strides[1] + d(5);
+    inExprs[ad.c] = d(3);
+    outExprs[ad.n] = d(0);
+    outExprs[ad.h] = d(1);
+    outExprs[ad.w] = d(2);
+    outExprs[ad.c] = d(3);
+    AffineMap inMap = AffineMap::get(6, 0, inExprs, ctx);
+    AffineMap outMap = AffineMap::get(6, 0, outExprs, ctx);
+    Type accType = isAverage ? Type(rewriter.getI64Type()) : storage;
+    Value init = emptyFilled(rewriter, loc, resultType.getShape(), accType,
+                             isAverage ? 0 : qmin);
+    // The window shape, only to give the reduction loops their bounds.
+    Value window = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{kernel[0], kernel[1]},
+        rewriter.getI8Type());
+    AffineMap windowMap = AffineMap::get(6, 0, {d(4), d(5)}, ctx);
+    Value reduced =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{init.getType()}, ValueRange{input, window},
+            ValueRange{init}, ArrayRef<AffineMap>{inMap, windowMap, outMap},
+            iterators(4, 2),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value v;
+              if (isAverage)
+                v = arith::AddIOp::create(
+                    b, l, args[2],
+                    extendTo(b, l, args[0], b.getI64Type(), isUnsigned));
+              else if (isUnsigned)
+                v = arith::MaxUIOp::create(b, l, args[0], args[2]);
+              else
+                v = arith::MaxSIOp::create(b, l, args[0], args[2]);
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    if constexpr (isAverage) {
+      // Count of window positions inside the input, per output position.
+      SmallVector<int64_t> counts;
+      for (int64_t y = 0; y < oh; ++y)
+        for (int64_t x = 0; x < ow; ++x) {
+          int64_t h0 = y * strides[0] - padding[0];
+          int64_t w0 = x * strides[1] - padding[1];
+          int64_t hs = std::min(h0 + kernel[0], ih) - std::max<int64_t>(h0, 0);
+          int64_t ws = std::min(w0 + kernel[1], iw) - std::max<int64_t>(w0, 0);
+          counts.push_back(std::max<int64_t>(hs, 0) *
+                           std::max<int64_t>(ws, 0));
+        }
+      Value countTensor = arith::ConstantOp::create(
+          rewriter, loc,
+          DenseElementsAttr::get(
+              RankedTensorType::get({oh, ow}, rewriter.getI64Type()),
+              llvm::ArrayRef(counts)));
+      SmallVector<AffineExpr> hw = {d(ad.h), d(ad.w)};
+      Value out = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                          storage);
+      reduced =
+          linalg::GenericOp::create(
+              rewriter, loc, TypeRange{out.getType()},
+              ValueRange{reduced, countTensor}, ValueRange{out},
+              ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
+                                  AffineMap::get(4, 0, hw, ctx),
+                                  rewriter.getMultiDimIdentityMap(4)},
+              iterators(4, 0),
+              [&](OpBuilder &b, Location l, ValueRange args) {
+                Type i64 = b.getI64Type();
+                Value sum = args[0], count = args[1];
+                Value half = arith::DivSIOp::create(b, l, count,
+                                                    intConst(b, l, i64, 2));
+                Value nonNegative = arith::CmpIOp::create(
+                    b, l, arith::CmpIPredicate::sge, sum,
+                    intConst(b, l, i64, 0));
+                Value numerator = arith::SelectOp::create(
+                    b, l, nonNegative, arith::AddIOp::create(b, l, sum, half),
+                    arith::SubIOp::create(b, l, sum, half));
+                Value avg = arith::DivSIOp::create(b, l, numerator, count);
+                linalg::YieldOp::create(
+                    b, l, extendTo(b, l, avg, storage, /*isUnsigned=*/false));
+              })
+              .getResult(0);
+    }
+    (void)qmax;
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Add, mul (broadcasting elementwise)
+//===----------------------------------------------------------------------===//
+
+static AffineMap broadcastMap(OpBuilder &b, RankedTensorType operand,
+                              RankedTensorType result) {
+  int64_t rank = result.getRank(), offset = rank - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < operand.getRank(); ++i) {
+    if (operand.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1)
+      exprs.push_back(b.getAffineConstantExpr(0));
+    else
+      exprs.push_back(b.getAffineDimExpr(i + offset));
+  }
+  return AffineMap::get(rank, 0, exprs, b.getContext());
+}
+
+template <typename BinaryOp>
+struct BinaryLowering : OpConversionPattern<BinaryOp> {
+  using OpConversionPattern<BinaryOp>::OpConversionPattern;
+  using OpAdaptor = typename BinaryOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(BinaryOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    bool isUnsigned = isUnsignedElement(resultType);
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    float lhsScale = op.getLhsScale().convertToFloat();
+    float rhsScale = op.getRhsScale().convertToFloat();
+    float outScale = op.getOutputScale().convertToFloat();
+    int32_t lhsZp = static_cast<int32_t>(op.getLhsZeroPoint());
+    int32_t rhsZp = static_cast<int32_t>(op.getRhsZeroPoint());
+    int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    int64_t rank = resultType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         storage);
+    auto mbqm = [](OpBuilder &b, Location l, Value x,
+                   qmath::QuantizedMultiplier m) {
+      return emitMultiplyByQuantizedMultiplier(
+          b, l, x, intConst(b, l, b.getI64Type(), m.multiplier),
+          intConst(b, l, b.getI32Type(), m.shift > 0 ? m.shift : 0),
+          intConst(b, l, b.getI64Type(), m.shift > 0 ? 0 : -m.shift));
+    };
+    auto body = [&](OpBuilder &b, Location l, ValueRange args) {
+      Type i32 = b.getI32Type(), i64 = b.getI64Type();
+      Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
+      Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
+      Value out;
+      if constexpr (std::is_same_v<BinaryOp, AddOp>) {
+        qmath::AddParams p = qmath::computeAddParams(lhsScale, lhsZp, rhsScale,
+                                                   rhsZp, outScale, outZp);
+        Value a = arith::ShLIOp::create(
+            b, l,
+            arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
+            intConst(b, l, i32, p.leftShift));
+        Value c = arith::ShLIOp::create(
+            b, l,
+            arith::AddIOp::create(b, l, rhs, intConst(b, l, i32, p.rhsOffset)),
+            intConst(b, l, i32, p.leftShift));
+        Value sum = arith::AddIOp::create(b, l, mbqm(b, l, a, p.lhs),
+                                          mbqm(b, l, c, p.rhs));
+        out = arith::AddIOp::create(
+            b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, sum, p.output)),
+            intConst(b, l, i64, p.outputOffset));
+      } else {
+        qmath::QuantizedMultiplier m = qmath::quantizeMultiplier(
+            static_cast<double>(lhsScale) * static_cast<double>(rhsScale) /
+            static_cast<double>(outScale));
+        Value product = arith::MulIOp::create(
+            b, l, arith::SubIOp::create(b, l, lhs, intConst(b, l, i32, lhsZp)),
+            arith::SubIOp::create(b, l, rhs, intConst(b, l, i32, rhsZp)));
+        out = arith::AddIOp::create(
+            b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, product, m)),
+            intConst(b, l, i64, outZp));
+      }
+      linalg::YieldOp::create(b, l,
+                              clampAndNarrow(b, l, out, qmin, qmax, storage));
+    };
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            broadcastMap(rewriter, op.getLhs().getType(), resultType),
+            broadcastMap(rewriter, op.getRhs().getType(), resultType),
+            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), body);
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Lookup-table activations, leaky ReLU, concatenate
+//===----------------------------------------------------------------------===//
+
+template <typename ActOp>
+struct TableActivationLowering : OpConversionPattern<ActOp> {
+  using OpConversionPattern<ActOp>::OpConversionPattern;
+  using OpAdaptor = typename ActOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(ActOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    auto inputType = op.getInput().getType();
+    if (!resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    std::function<float(float)> fn;
+    if constexpr (std::is_same_v<ActOp, HardSwishOp>)
+      fn = qmath::hardSwish;
+    else if constexpr (std::is_same_v<ActOp, SigmoidOp>)
+      fn = qmath::sigmoid;
+    else
+      fn = [](float x) { return std::tanh(x); };
+    std::array<int32_t, 256> table = qmath::buildLookupTable(
+        !isUnsignedElement(inputType),
+        op.getInputScale().convertToFloat(),
+        static_cast<int32_t>(op.getInputZeroPoint()),
+        op.getOutputScale().convertToFloat(),
+        static_cast<int32_t>(op.getOutputZeroPoint()), fn);
+    Type storage = signless(resultType.getElementType());
+    Value tableTensor = constTensor(
+        rewriter, loc, storage, SmallVector<int64_t>(table.begin(), table.end()));
+    int64_t rank = resultType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          // The table is indexed by the low byte of the stored value.
+          Value index = arith::IndexCastUIOp::create(
+              b, l, b.getIndexType(),
+              arith::ExtUIOp::create(b, l, b.getI32Type(), args[0]));
+          Value v = tensor::ExtractOp::create(b, l, tableTensor, index);
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(LeakyReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    bool isUnsigned = isUnsignedElement(op.getInput().getType());
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    double inScale = op.getInputScale().convertToFloat();
+    double outScale = op.getOutputScale().convertToFloat();
+    double alpha = op.getAlpha().convertToFloat();
+    qmath::QuantizedMultiplier identity =
+        qmath::quantizeMultiplier(inScale / outScale);
+    qmath::QuantizedMultiplier alphaM =
+        qmath::quantizeMultiplier(alpha * inScale / outScale);
+    int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    int64_t rank = resultType.getRank();
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i32 = b.getI32Type(), i64 = b.getI64Type();
+          Value x = arith::SubIOp::create(
+              b, l, extendTo(b, l, args[0], i32, isUnsigned),
+              intConst(b, l, i32, inZp));
+          Value positive = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::sge, x, intConst(b, l, i32, 0));
+          auto pick = [&](int64_t a, int64_t c, Type t) {
+            return arith::SelectOp::create(b, l, positive,
+                                           intConst(b, l, t, a),
+                                           intConst(b, l, t, c))
+                .getResult();
+          };
+          Value m = pick(identity.multiplier, alphaM.multiplier, i64);
+          Value left = pick(std::max(identity.shift, 0),
+                            std::max(alphaM.shift, 0), i32);
+          Value right = pick(std::max(-identity.shift, 0),
+                             std::max(-alphaM.shift, 0), i64);
+          Value y = arith::AddIOp::create(
+              b, l,
+              arith::ExtSIOp::create(
+                  b, l, i64,
+                  emitMultiplyByQuantizedMultiplier(b, l, x, m, left, right)),
+              intConst(b, l, i64, outZp));
+          linalg::YieldOp::create(b, l,
+                                  clampAndNarrow(b, l, y, qmin, qmax, storage));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConcatenateOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    bool isUnsigned = isUnsignedElement(resultType);
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    float outScale = op.getOutputScale().convertToFloat();
+    int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    int64_t rank = resultType.getRank(), axis = op.getAxis();
+    Value result = tensor::EmptyOp::create(rewriter, loc,
+                                           resultType.getShape(), storage);
+    int64_t offset = 0;
+    for (auto [i, input] : llvm::enumerate(adaptor.getInputs())) {
+      auto type = cast<RankedTensorType>(input.getType());
+      float scale = op.getInputScales()[i];
+      int32_t zp = op.getInputZeroPoints()[i];
+      Value part = input;
+      if (scale != outScale || zp != outZp) {
+        qmath::QuantizedMultiplier m = qmath::quantizeMultiplier(
+            static_cast<double>(scale) / static_cast<double>(outScale));
+        Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                             storage);
+        part = linalg::GenericOp::create(
+                   rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
+                   ValueRange{init},
+                   ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                                       rewriter.getMultiDimIdentityMap(rank)},
+                   iterators(rank, 0),
+                   [&](OpBuilder &b, Location l, ValueRange args) {
+                     Type i32 = b.getI32Type(), i64 = b.getI64Type();
+                     Value x = arith::SubIOp::create(
+                         b, l, extendTo(b, l, args[0], i32, isUnsigned),
+                         intConst(b, l, i32, zp));
+                     Value r = emitMultiplyByQuantizedMultiplier(
+                         b, l, x, intConst(b, l, i64, m.multiplier),
+                         intConst(b, l, i32, std::max(m.shift, 0)),
+                         intConst(b, l, i64, std::max(-m.shift, 0)));
+                     Value y = arith::AddIOp::create(
+                         b, l, arith::ExtSIOp::create(b, l, i64, r),
+                         intConst(b, l, i64, outZp));
+                     linalg::YieldOp::create(
+                         b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));
+                   })
+                   .getResult(0);
+      }
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes, unitStrides(rank,
+                                                   rewriter.getIndexAttr(1));
+      for (int64_t dim : type.getShape())
+        sizes.push_back(rewriter.getIndexAttr(dim));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      result = tensor::InsertSliceOp::create(rewriter, loc, part, result,
+                                             offsets, sizes, unitStrides);
+      offset += type.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Signedness-sensitive upstream ops on unsigned tensors; retyping
+//===----------------------------------------------------------------------===//
+
+/// tosa.cast between integer types where one side is unsigned: TOSA's
+/// lowering would treat the signless result as signed.
+struct UnsignedCastLowering : OpConversionPattern<tosa::CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::CastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto inType = cast<RankedTensorType>(op.getInput().getType());
+    auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    if (!isa<IntegerType>(inType.getElementType()) ||
+        !isa<IntegerType>(outType.getElementType()))
+      return rewriter.notifyMatchFailure(op, "not an integer cast");
+    if (!inType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    bool inUnsigned = isUnsignedElement(inType);
+    Type storage = signless(outType.getElementType());
+    int64_t rank = outType.getRank();
+    Location loc = op.getLoc();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, outType.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(
+              b, l, extendTo(b, l, args[0], storage, inUnsigned));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+struct UnsignedClampLowering : OpConversionPattern<tosa::ClampOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tosa::ClampOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getInput().getType());
+    auto minAttr = dyn_cast<IntegerAttr>(op.getMinValAttr());
+    auto maxAttr = dyn_cast<IntegerAttr>(op.getMaxValAttr());
+    if (!minAttr || !maxAttr || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a static integer clamp");
+    Type storage = signless(type.getElementType());
+    int64_t rank = type.getRank();
+    Location loc = op.getLoc();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value lo = intConst(b, l, storage, minAttr.getValue().getZExtValue());
+          Value hi = intConst(b, l, storage, maxAttr.getValue().getZExtValue());
+          Value v = arith::MaxUIOp::create(b, l, args[0], lo);
+          v = arith::MinUIOp::create(b, l, v, hi);
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// arith.constant of an unsigned/signed type: the same bits, signless.
+struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type newType = getTypeConverter()->convertType(op.getType());
+    if (!newType || newType == op.getType())
+      return failure();
+    TypedAttr value;
+    if (auto dense = dyn_cast<DenseIntElementsAttr>(op.getValue()))
+      value = dense.bitcast(signless(dense.getElementType()));
+    else if (auto intAttr = dyn_cast<IntegerAttr>(op.getValue()))
+      value = IntegerAttr::get(newType, intAttr.getValue());
+    else
+      return failure();
+    rewriter.replaceOpWithNewOp<arith::ConstantOp>(op, value);
+    return success();
+  }
+};
+
+/// Any other operation: recreate it with signless types, regions included.
+struct GenericRetyping : ConversionPattern {
+  GenericRetyping(const TypeConverter &converter, MLIRContext *ctx)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0,
+                          ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (isa<QNNDialect>(op->getDialect()))
+      return failure();
+    SmallVector<Type> resultTypes;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(),
+                                                resultTypes)))
+      return failure();
+    OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
+                         resultTypes, op->getAttrs(), op->getSuccessors());
+    for (Region &region : op->getRegions()) {
+      Region *newRegion = state.addRegion();
+      rewriter.inlineRegionBefore(region, *newRegion, newRegion->begin());
+      if (failed(rewriter.convertRegionTypes(newRegion, *getTypeConverter())))
+        return failure();
+    }
+    Operation *newOp = rewriter.create(state);
+    rewriter.replaceOp(op, newOp->getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+struct ConvertQNNToLinalgPass
+    : qnn::impl::ConvertQNNToLinalgBase<ConvertQNNToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (target != "generic" && target != "avx512-vnni" && target != "int16") {
+      getOperation().emitError()
+          << "unknown target '" << target
+          << "'; expected generic, avx512-vnni or int16";
+      return signalPassFailure();
+    }
+    MLIRContext *ctx = &getContext();
+    // Aggregated linalg ops of qnn programs (linalg.softmax) have no loop
+    // lowering of their own: decompose them into linalg.generic first.
+    SmallVector<linalg::AggregatedOpInterface> aggregated;
+    getOperation().walk(
+        [&](linalg::AggregatedOpInterface op) { aggregated.push_back(op); });
+    IRRewriter rewriter(ctx);
+    for (linalg::AggregatedOpInterface op : aggregated) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<SmallVector<Value>> results =
+          op.decomposeOperation(rewriter);
+      if (failed(results)) {
+        op->emitError("cannot decompose this operation for lowering");
+        return signalPassFailure();
+      }
+      rewriter.replaceOp(op, *results);
+    }
+
+    TypeConverter converter;
+    converter.addConversion([](Type type) { return type; });
+    converter.addConversion([](IntegerType type) -> Type {
+      return signless(type);
+    });
+    converter.addConversion([](RankedTensorType type) -> Type {
+      return signlessTensor(type);
+    });
+    converter.addConversion([](MemRefType type) -> Type {
+      return MemRefType::get(type.getShape(), signless(type.getElementType()),
+                             type.getLayout(), type.getMemorySpace());
+    });
+
+    ConversionTarget conversionTarget(*ctx);
+    conversionTarget.addIllegalDialect<QNNDialect>();
+    conversionTarget.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
+      return converter.isSignatureLegal(f.getFunctionType()) &&
+             converter.isLegal(&f.getBody());
+    });
+    conversionTarget.markUnknownOpDynamicallyLegal(
+        [&](Operation *op) { return converter.isLegal(op); });
+    // Casts and clamps that touch unsigned types are lowered here: their
+    // signless form would mean something else.
+    conversionTarget.addDynamicallyLegalOp<tosa::CastOp, tosa::ClampOp>(
+        [&](Operation *op) { return converter.isLegal(op); });
+
+    RewritePatternSet patterns(ctx);
+    patterns.add<RequantizeLowering, QuantizeLowering, DequantizeLowering,
+                 PoolLowering<AvgPool2DOp>, PoolLowering<MaxPool2DOp>,
+                 BinaryLowering<AddOp>, BinaryLowering<MulOp>,
+                 TableActivationLowering<HardSwishOp>,
+                 TableActivationLowering<SigmoidOp>,
+                 TableActivationLowering<TanhOp>, LeakyReluLowering,
+                 ConcatenateLowering, UnsignedCastLowering,
+                 UnsignedClampLowering, ConstantRetyping>(converter, ctx);
+    patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);
+    patterns.add<GenericRetyping>(converter, ctx);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
+                                                                   converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    if (failed(applyPartialConversion(getOperation(), conversionTarget,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,493 @@
+#!/usr/bin/env python3
+"""Generates execution tests for the qnn lowering.
+
+For a named case this prints an MLIR file: a function @model with qnn
+operators, a @main that calls it on deterministic pseudo-random data and
+prints the result with printMemrefI32, and FileCheck lines holding the
+expected integers. The expectations are computed here, independently of the
+C++ code, straight from the formulas in the qnn op descriptions (TFLite's
+integer arithmetic), with Python's unbounded integers.
+
+Usage: qnn_cases.py CASE
+"""
+import math
+import struct
+import sys
+
+
+class Rng:
+    def __init__(self, seed):
+        self.state = seed
+
+    def next(self):
+        self.state = (self.state * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return self.state >> 33
+
+    def ints(self, n, lo, hi):
+        return [lo + self.next() % (hi - lo + 1) for _ in range(n)]
+
+
+def f32(x):
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def wrap32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >= 1 << 31 else x
+
+
+def round_half_away(x):
+    return math.floor(x + 0.5) if x >= 0 else -math.floor(-x + 0.5)
+
+
+def quantize_multiplier(real):
+    if real == 0.0:
+        return 0, 0
+    sig, exp = math.frexp(real)
+    fixed = round_half_away(sig * (1 << 31))
+    if fixed == 1 << 31:
+        fixed //= 2
+        exp += 1
+    if exp < -31:
+        return 0, 0
+    return fixed, exp
+
+
+def srdhm(a, b):
+    if a == b == -(1 << 31):
+        return (1 << 31) - 1
+    p = a * b
+    nudge = (1 << 30) if p >= 0 else 1 - (1 << 30)
+    q = p + nudge
+    # Division by 2^31 truncating toward zero.
+    return q // (1 << 31) if q >= 0 else -((-q) // (1 << 31))
+
+
+def rdbpot(x, e):
+    mask = (1 << e) - 1
+    rem = x & mask
+    thr = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> e) + (1 if rem > thr else 0)
+
+
+def mbqm(x, m, s):
+    left = s if s > 0 else 0
+    right = 0 if s > 0 else -s
+    return rdbpot(srdhm(wrap32(x << left), m), right)
+
+
+def rescale(x, m, s, rule):
+    if rule == "tflite":
+        return mbqm(wrap32(x), m, s)
+    left = max(s, 0)
+    right = 31 + max(-s, 0)
+    p = (x << left) * m
+    rnd = 1 << (right - 1)
+    if rule == "tonearest" and p < 0:
+        rnd -= 1
+    y = (p + rnd) >> right
+    return max(-(1 << 31), min((1 << 31) - 1, y))
+
+
+def storage(t):
+    return {"ui8": (0, 255), "i8": (-128, 127), "i16": (-32768, 32767),
+            "i32": (-(1 << 31), (1 << 31) - 1)}[t]
+
+
+def requantize(x, in_scale, in_zp, out_scale, out_zp, t, rule="tflite"):
+    m, s = quantize_multiplier(in_scale / out_scale)
+    lo, hi = storage(t)
+    return max(lo, min(hi, rescale(x - in_zp, m, s, rule) + out_zp))
+
+
+def dense_str(vals, shape, t):
+    def rec(v, sh):
+        if len(sh) == 1:
+            return "[" + ", ".join(str(x) for x in v) + "]"
+        step = len(v) // sh[0]
+        return "[" + ", ".join(rec(v[i * step:(i + 1) * step], sh[1:])
+                               for i in range(sh[0])) + "]"
+    return "dense<%s> : tensor<%sx%s>" % (rec(vals, shape),
+                                          "x".join(map(str, shape)), t)
+
+
+def ttype(shape, t):
+    return "tensor<%sx%s>" % ("x".join(map(str, shape)), t)
+
+
+def emit(model_args, model_body, result_shape, result_t, expected,
+         target_note=""):
+    """model_args: list of (name, shape, type, values)."""
+    out = []
+    sig = ", ".join("%%%s: %s" % (n, ttype(s, t)) for n, s, t, _ in model_args)
+    out.append("func.func @model(%s) -> %s {" % (sig, ttype(result_shape, result_t)))
+    out += ["  " + l for l in model_body]
+    out.append("}")
+    out.append("func.func private @printMemrefI32(memref<*xi32>)")
+    out.append("func.func @main() {")
+    names = []
+    for n, s, t, v in model_args:
+        out.append("  %%c_%s = arith.constant %s" % (n, dense_str(v, s, t)))
+        names.append("%c_" + n)
+    out.append("  %%r = call @model(%s) : (%s) -> %s" % (
+        ", ".join(names), ", ".join(ttype(s, t) for _, s, t, _ in model_args),
+        ttype(result_shape, result_t)))
+    total = 1
+    for d in result_shape:
+        total *= d
+    cur = "%r"
+    if result_t != "i32":
+        out.append("  %%w = tosa.cast %%r : (%s) -> %s" % (
+            ttype(result_shape, result_t), ttype(result_shape, "i32")))
+        cur = "%w"
+    groups = "[" + ", ".join(str(i) for i in range(len(result_shape))) + "]"
+    out.append("  %%flat = tensor.collapse_shape %s [%s] : %s into tensor<%dxi32>"
+               % (cur, groups, ttype(result_shape, "i32"), total))
+    out.append("  %%m = bufferization.to_buffer %%flat : tensor<%dxi32> to memref<%dxi32>"
+               % (total, total))
+    out.append("  %%u = memref.cast %%m : memref<%dxi32> to memref<*xi32>" % total)
+    out.append("  call @printMemrefI32(%u) : (memref<*xi32>) -> ()")
+    out.append("  return")
+    out.append("}")
+    out.append("// CHECK: data =")
+    out.append("// CHECK-NEXT: [" + ", ".join(str(v) for v in expected) + "]")
+    print("\n".join(out))
+
+
+def conv2d(x, xs, w, ws, izp, wzp, strides, pads, dil, groups, layout, klayout):
+    """Naive grouped convolution straight from the qnn.conv2d formula."""
+    if layout == "NHWC":
+        N, H, W, C = xs
+        xat = lambda n, h, w_, c: x[((n * H + h) * W + w_) * C + c]
+    else:
+        N, C, H, W = xs
+        xat = lambda n, h, w_, c: x[((n * C + c) * H + h) * W + w_]
+    dims = {"HWIO": "hwio", "OHWI": "ohwi", "OIHW": "oihw", "IHWO": "ihwo"}[klayout]
+    size = dict(zip(dims, ws))
+    O, I, KH, KW = size["o"], size["i"], size["h"], size["w"]
+
+    def wat(o, i, h, w_):
+        idx = {"o": o, "i": i, "h": h, "w": w_}
+        flat = 0
+        for dch in dims:
+            flat = flat * size[dch] + idx[dch]
+        return w[flat]
+    OH = (H + pads[0] + pads[2] - dil[0] * (KH - 1) - 1) // strides[0] + 1
+    OW = (W + pads[1] + pads[3] - dil[1] * (KW - 1) - 1) // strides[1] + 1
+    cg, fg = C // groups, O // groups
+    out = {}
+    for n in range(N):
+        for oh in range(OH):
+            for ow in range(OW):
+                for o in range(O):
+                    g = o // fg
+                    acc = 0
+                    for kh in range(KH):
+                        for kw in range(KW):
+                            for i in range(cg):
+                                ih = oh * strides[0] + kh * dil[0] - pads[0]
+                                iw = ow * strides[1] + kw * dil[1] - pads[1]
+                                if 0 <= ih < H and 0 <= iw < W:
+                                    xv = xat(n, ih, iw, g * cg + i) - izp
+                                else:
+                                    xv = 0
+                                acc += xv * (wat(o, i, kh, kw) - wzp)
+                    out[(n, oh, ow, o)] = wrap32(acc)
+    if layout == "NHWC":
+        shape = [N, OH, OW, O]
+        flat = [out[(n, a, b, o)] for n in range(N) for a in range(OH)
+                for b in range(OW) for o in range(O)]
+    else:
+        shape = [N, O, OH, OW]
+        flat = [out[(n, a, b, o)] for n in range(N) for o in range(O)
+                for a in range(OH) for b in range(OW)]
+    return flat, shape
+
+
+def fmt_f(v):
+    return repr(float(v))
+
+
+def case_conv(args):
+    """3x3 stride-2 padded conv, u8 with both zero points, + bias,
+    per-tensor tflite requantize to u8."""
+    layout, klayout, groups, dil, t, wconst = args
+    rng = Rng(hash(str(args)) & 0xFFFF if False else 1234 + groups)
+    if layout == "NHWC":
+        xs = [1, 7, 7, 4]
+    else:
+        xs = [1, 4, 7, 7]
+    C = 4
+    O = 8 if groups != C else 8
+    cg = C // groups
+    kh = kw = 3
+    wsh = {"HWIO": [kh, kw, cg, O], "OHWI": [O, kh, kw, cg],
+           "OIHW": [O, cg, kh, kw], "IHWO": [cg, kh, kw, O]}[klayout]
+    lo, hi = storage(t)
+    x = rng.ints(math.prod(xs), lo, hi)
+    w = rng.ints(math.prod(wsh), lo if t == "ui8" else -127, hi)
+    izp = 128 if t == "ui8" else -7
+    wzp = 122 if t == "ui8" else 0
+    strides, pads = [2, 1], [1, 0, 1, 2]
+    acc, oshape = conv2d(x, xs, w, wsh, izp, wzp, strides, pads, dil, groups,
+                         layout, klayout)
+    O_ = O
+    bias = rng.ints(O_, -500, 500)
+    in_scale, w_scale, out_scale = f32(0.0078125), f32(0.02), f32(0.1523)
+    prod = in_scale * w_scale
+    out_zp = 5 if t == "ui8" else -3
+    cidx = 3 if layout == "NHWC" else 1
+    res = []
+    for idx, a in enumerate(acc):
+        # channel index of flat position
+        stride = math.prod(oshape[cidx + 1:])
+        o = (idx // stride) % oshape[cidx]
+        res.append(requantize(wrap32(a + bias[o]), prod, 0, out_scale, out_zp, t))
+    bshape = [1, 1, 1, O_] if layout == "NHWC" else [1, O_, 1, 1]
+    attrs = ("{data_layout = #qnn.layout<%s>, dilations = array<i64: %d, %d>, "
+             "groups = %d : i64, input_scale = %s : f32, input_zero_point = %d : i32, "
+             "kernel_layout = #qnn.kernel_layout<%s>, padding = array<i64: %s>, "
+             "strides = array<i64: %d, %d>, weight_scale = array<f32: %s>, "
+             "weight_zero_point = %d : i32}") % (
+        layout, dil[0], dil[1], groups, fmt_f(in_scale), izp, klayout,
+        ", ".join(map(str, pads)), strides[0], strides[1], fmt_f(w_scale), wzp)
+    model_args = [("x", xs, t, x)]
+    body = []
+    if wconst:
+        body.append("%%w = arith.constant %s" % dense_str(w, wsh, t))
+    else:
+        model_args.append(("w", wsh, t, w))
+    body += [
+        "%%b = arith.constant %s" % dense_str(bias, bshape, "i32"),
+        "%%acc = qnn.conv2d %%x, %%w %s : (%s, %s) -> %s" % (
+            attrs, ttype(xs, t), ttype(wsh, t), ttype(oshape, "i32")),
+        "%%sum = tosa.add %%acc, %%b : (%s, %s) -> %s" % (
+            ttype(oshape, "i32"), ttype(bshape, "i32"), ttype(oshape, "i32")),
+        ("%%y = qnn.requantize %%sum {input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = %d : i32} : %s -> %s") % (
+            fmt_f(prod), fmt_f(out_scale), out_zp, ttype(oshape, "i32"),
+            ttype(oshape, t)),
+        "return %%y : %s" % ttype(oshape, t),
+    ]
+    body = [l.replace("%%", "%") for l in body]
+    emit(model_args, body, oshape, t, res)
+
+
+def case_dense(t, wzp, izp):
+    """Fully connected layer, per-channel requantize."""
+    rng = Rng(77 + wzp)
+    N, K, O = 3, 20, 6
+    lo, hi = storage(t)
+    x = rng.ints(N * K, lo, hi)
+    w = rng.ints(O * K, lo if t == "ui8" else -127, hi)
+    in_scale = f32(0.05)
+    w_scales = [f32(0.01 * (i + 1)) for i in range(O)]
+    out_scale = f32(0.3)
+    acc = [wrap32(sum((x[n * K + k] - izp) * (w[o * K + k] - wzp)
+                      for k in range(K))) for n in range(N) for o in range(O)]
+    prods = [in_scale * ws for ws in w_scales]
+    res = [requantize(acc[i], prods[i % O], 0, out_scale, 3, t)
+           for i in range(N * O)]
+    body = [
+        "%%w = arith.constant %s" % dense_str(w, [O, K], t),
+        ("%%acc = qnn.dense %%x, %%w {input_scale = %s : f32, input_zero_point = %d : i32, "
+         "weight_scale = array<f32: %s>, weight_zero_point = %d : i32} : (%s, %s) -> %s") % (
+            fmt_f(in_scale), izp, ", ".join(map(fmt_f, w_scales)), wzp,
+            ttype([N, K], t), ttype([O, K], t), ttype([N, O], "i32")),
+        ("%%y = qnn.requantize %%acc {axis = 1 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = 3 : i32} : %s -> %s") % (
+            ", ".join(map(fmt_f, prods)), fmt_f(out_scale),
+            ttype([N, O], "i32"), ttype([N, O], t)),
+        "return %%y : %s" % ttype([N, O], t),
+    ]
+    emit([("x", [N, K], t, x)], [l.replace("%%", "%") for l in body],
+         [N, O], t, res)
+
+
+def case_requantize(rule, out_t, in_t="i32"):
+    """Requantize of hand-picked and random values: ties, negative values,
+    large magnitudes, a multiplier > 1 (left shift), per-channel."""
+    rng = Rng(5)
+    special = [0, 1, -1, 7, -7, 8, -8, 15, -15, 16, -16, 17, -17, 24, -24,
+               (1 << 31) - 1, -(1 << 31), 1 << 30, -(1 << 30), 123456789,
+               -123456789, 1000, -1000, 999, -999]
+    lo, hi = storage(in_t)
+    vals = [max(lo, min(hi, v)) for v in special]
+    vals += rng.ints(64 - len(vals), lo, hi)
+    C = 4
+    scales = [2.0 ** -4, 0.00012 * 3, 3.0 / 7.0, 1.75]
+    out_scale = f32(1.0)
+    in_zp = 3 if in_t == "i32" else lo + 10
+    out_zp = -5 if out_t != "ui8" else 7
+    res = [requantize(vals[i], scales[i % C], in_zp, out_scale, out_zp, out_t,
+                      rule) for i in range(len(vals))]
+    shape = [len(vals) // C, C]
+    body = [
+        ("%%y = qnn.requantize %%x {axis = 1 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = %d : i32, output_scale = %s : f32, "
+         "output_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : %s -> %s") % (
+            ", ".join(map(fmt_f, scales)), in_zp, fmt_f(out_scale), out_zp, rule,
+            ttype(shape, in_t), ttype(shape, out_t)),
+        "return %%y : %s" % ttype(shape, out_t),
+    ]
+    emit([("x", shape, in_t, vals)], [l.replace("%%", "%") for l in body],
+         shape, out_t, res)
+
+
+def case_requantize_per_tensor(rule):
+    rng = Rng(9)
+    vals = [0, 1, -1, 7, -7, 8, -8, 23, -23, 24, -24, 25, -25]
+    vals += rng.ints(27, -3000, 3000)
+    # A multiplier of exactly 2^-4: ties and the double rounding of the
+    # tflite rule (7 -> 1) separate the three rules.
+    scale = 0.0625
+    out_scale = f32(1.0)
+    res = [requantize(v, scale, 0, out_scale, 0, "i8", rule) for v in vals]
+    body = [
+        ("%%y = qnn.requantize %%x {input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = 0 : i32, rounding = #qnn.rounding<%s>} : %s -> %s") % (
+            fmt_f(scale), fmt_f(out_scale), rule, ttype([40], "i32"),
+            ttype([40], "i8")),
+        "return %%y : %s" % ttype([40], "i8"),
+    ]
+    emit([("x", [40], "i32", vals)], [l.replace("%%", "%") for l in body],
+         [40], "i8", res)
+
+
+def case_pool(kind, t, layout):
+    rng = Rng(11)
+    N, H, W, C = 1, 5, 6, 3
+    k, st, pads = [3, 2], [2, 2], [1, 0, 1, 1]
+    lo, hi = storage(t)
+    xs = [N, H, W, C] if layout == "NHWC" else [N, C, H, W]
+    x = rng.ints(N * H * W * C, lo, hi)
+
+    def at(h, w, c):
+        if layout == "NHWC":
+            return x[(h * W + w) * C + c]
+        return x[(c * H + h) * W + w]
+    OH = (H + pads[0] + pads[2] - k[0]) // st[0] + 1
+    OW = (W + pads[1] + pads[3] - k[1]) // st[1] + 1
+    out = {}
+    for oh in range(OH):
+        for ow in range(OW):
+            for c in range(C):
+                vals = [at(oh * st[0] + a - pads[0], ow * st[1] + b - pads[1], c)
+                        for a in range(k[0]) for b in range(k[1])
+                        if 0 <= oh * st[0] + a - pads[0] < H
+                        and 0 <= ow * st[1] + b - pads[1] < W]
+                if kind == "max":
+                    out[(oh, ow, c)] = max(vals)
+                else:
+                    s, n = sum(vals), len(vals)
+                    q = (s + n // 2) if s >= 0 else (s - n // 2)
+                    out[(oh, ow, c)] = int(q / n) if q >= 0 else -((-q) // n)
+    if layout == "NHWC":
+        osh = [N, OH, OW, C]
+        res = [out[(a, b, c)] for a in range(OH) for b in range(OW) for c in range(C)]
+    else:
+        osh = [N, C, OH, OW]
+        res = [out[(a, b, c)] for c in range(C) for a in range(OH) for b in range(OW)]
+    op = "avg_pool2d" if kind == "avg" else "max_pool2d"
+    body = [
+        ("%%y = qnn.%s %%x {data_layout = #qnn.layout<%s>, kernel = array<i64: %d, %d>, "
+         "padding = array<i64: %s>, strides = array<i64: %d, %d>} : %s -> %s") % (
+            op, layout, k[0], k[1], ", ".join(map(str, pads)), st[0], st[1],
+            ttype(xs, t), ttype(osh, t)),
+        "return %%y : %s" % ttype(osh, t),
+    ]
+    emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], osh, t, res)
+
+
+def case_binary(kind, t):
+    rng = Rng(13)
+    lo, hi = storage(t)
+    ash, bsh, osh = [2, 3, 4], [3, 1], [2, 3, 4]
+    a = rng.ints(24, lo, hi)
+    b = rng.ints(3, lo, hi)
+    ls, lz, rs, rz, os_, oz = f32(0.05), lo + 100, f32(0.02), lo + 120, f32(0.07), lo + 128
+    res = []
+    for i in range(2):
+        for j in range(3):
+            for k in range(4):
+                x, y = a[(i * 3 + j) * 4 + k], b[j]
+                if kind == "add":
+                    twice = 2.0 * max(ls, rs)
+                    lm, lsft = quantize_multiplier(ls / twice)
+                    rm, rsft = quantize_multiplier(rs / twice)
+                    om, osft = quantize_multiplier(twice / ((1 << 20) * os_))
+                    xa = wrap32((x - lz) << 20)
+                    yb = wrap32((y - rz) << 20)
+                    s = wrap32(mbqm(xa, lm, lsft) + mbqm(yb, rm, rsft))
+                    v = mbqm(s, om, osft) + oz
+                else:
+                    m, sh = quantize_multiplier(ls * rs / os_)
+                    v = mbqm(wrap32((x - lz) * (y - rz)), m, sh) + oz
+                res.append(max(lo, min(hi, v)))
+    body = [
+        ("%%y = qnn.%s %%a, %%b {lhs_scale = %s : f32, lhs_zero_point = %d : i32, "
+         "output_scale = %s : f32, output_zero_point = %d : i32, rhs_scale = %s : f32, "
+         "rhs_zero_point = %d : i32} : (%s, %s) -> %s") % (
+            kind, fmt_f(ls), lz, fmt_f(os_), oz, fmt_f(rs), rz,
+            ttype(ash, t), ttype(bsh, t), ttype(osh, t)),
+        "return %%y : %s" % ttype(osh, t),
+    ]
+    emit([("a", ash, t, a), ("b", bsh, t, b)],
+         [l.replace("%%", "%") for l in body], osh, t, res)
+
+
+def case_quantize_roundtrip(t):
+    """dequantize then quantize with other parameters (float32 arithmetic)."""
+    rng = Rng(17)
+    lo, hi = storage(t)
+    x = list(range(lo, hi + 1, 5))
+    n = len(x)
+    s1, z1, s2, z2 = f32(0.037), lo + 61, f32(0.05), lo + 100
+    res = []
+    for q in x:
+        real = f32(s1 * f32(q - z1))
+        y = f32(real / s2)
+        r = round_half_away(y)
+        res.append(max(lo, min(hi, int(r) + z2)))
+    body = [
+        ("%%f = qnn.dequantize %%x {scale = array<f32: %s>, zero_point = array<i32: %d>} "
+         ": %s -> %s") % (fmt_f(s1), z1, ttype([n], t), ttype([n], "f32")),
+        ("%%y = qnn.quantize %%f {scale = array<f32: %s>, zero_point = array<i32: %d>} "
+         ": %s -> %s") % (fmt_f(s2), z2, ttype([n], "f32"), ttype([n], t)),
+        "return %%y : %s" % ttype([n], t),
+    ]
+    emit([("x", [n], t, x)], [l.replace("%%", "%") for l in body], [n], t, res)
+
+
+CASES = {
+    "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
+    "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
+    "conv_nhwc_ihwo_depthwise_i8": lambda: case_conv(("NHWC", "IHWO", 4, [1, 1], "i8", True)),
+    "conv_nchw_oihw_grouped_u8": lambda: case_conv(("NCHW", "OIHW", 2, [1, 1], "ui8", True)),
+    "conv_nhwc_ohwi_u8_weight_arg": lambda: case_conv(("NHWC", "OHWI", 2, [1, 1], "ui8", False)),
+    "dense_u8_wzp": lambda: case_dense("ui8", 100, 7),
+    "dense_i8": lambda: case_dense("i8", 0, -3),
+    "requantize_tflite_i8": lambda: case_requantize("tflite", "i8"),
+    "requantize_upward_i32": lambda: case_requantize("upward", "i32"),
+    "requantize_tonearest_u8": lambda: case_requantize("tonearest", "ui8"),
+    "requantize_tflite_from_u8": lambda: case_requantize("tflite", "i8", "ui8"),
+    "requantize_tensor_tflite": lambda: case_requantize_per_tensor("tflite"),
+    "requantize_tensor_upward": lambda: case_requantize_per_tensor("upward"),
+    "requantize_tensor_tonearest": lambda: case_requantize_per_tensor("tonearest"),
+    "avg_pool_u8_nhwc": lambda: case_pool("avg", "ui8", "NHWC"),
+    "avg_pool_i8_nchw": lambda: case_pool("avg", "i8", "NCHW"),
+    "max_pool_i8_nhwc": lambda: case_pool("max", "i8", "NHWC"),
+    "max_pool_u8_nchw": lambda: case_pool("max", "ui8", "NCHW"),
+    "add_u8": lambda: case_binary("add", "ui8"),
+    "add_i8": lambda: case_binary("add", "i8"),
+    "mul_u8": lambda: case_binary("mul", "ui8"),
+    "mul_i8": lambda: case_binary("mul", "i8"),
+    "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
+    "quantize_roundtrip_i8": lambda: case_quantize_roundtrip("i8"),
+}
+
+if __name__ == "__main__":
+    CASES[sys.argv[1]]()
