@@ -1,6 +1,8 @@
 //===- qnn-opt.cpp - the qnn-mlir optimizer driver
 //-------------------------===//
 
+#include "NPU/IR/NPUDialect.h"
+#include "NPU/Transforms/Passes.h"
 #include "QNN/IR/QNNDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -11,10 +13,12 @@
 
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  mlir::npu::registerNPUPassesAndPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::qnn::QNNDialect>();
+  registry.insert<mlir::npu::NPUDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "qnn-mlir optimizer driver\n", registry));
 }
