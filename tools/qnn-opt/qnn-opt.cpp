@@ -2,6 +2,8 @@
 //-------------------------===//
 
 #include "QNN/Conversion/Passes.h"
+#include "NPU/IR/NPUDialect.h"
+#include "NPU/Transforms/Passes.h"
 #include "QNN/IR/QNNDialect.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -13,10 +15,12 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::qnn::registerQNNConversions();
+  mlir::npu::registerNPUPassesAndPipelines();
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
   registry.insert<mlir::qnn::QNNDialect>();
+  registry.insert<mlir::npu::NPUDialect>();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "qnn-mlir optimizer driver\n", registry));
 }

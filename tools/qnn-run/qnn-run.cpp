@@ -13,6 +13,8 @@
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/Reference/Evaluator.h"
 #include "QNN/Target/TFLite/TFLiteImport.h"
+#include "NPU/IR/NPUDialect.h"
+#include "NPU/Reference/NPUEvaluator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -176,6 +178,7 @@ static int execute(func::FuncOp func) {
     tensors.push_back(std::move(*t));
   }
   ref::Evaluator evaluator;
+  npu::registerReferenceOps(evaluator);
   FailureOr<SmallVector<ref::Tensor>> results = evaluator.run(func, tensors);
   if (failed(results))
     return 1;
@@ -205,6 +208,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   DialectRegistry registry;
+  registry.insert<npu::NPUDialect>();
   registry.insert<QNNDialect, func::FuncDialect, arith::ArithDialect,
                   tensor::TensorDialect, linalg::LinalgDialect,
                   tosa::TosaDialect>();

@@ -1,0 +1,270 @@
+//===- NPUEvaluator.cpp - reference evaluation of npu ops -----------------===//
+
+#include "NPU/Reference/NPUEvaluator.h"
+#include "NPU/IR/NPUOps.h"
+#include "QNN/Utils/QuantMath.h"
+#include "QNN/Utils/QuantUtils.h"
+
+#include <algorithm>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::npu;
+using qnn::ref::Tensor;
+namespace math = mlir::qnn::math;
+
+namespace {
+
+/// The fused activation after the clamp to [act_min, act_max].
+struct Epilogue {
+  Activation kind;
+  int64_t actMin, actMax, qmin, qmax;
+  int32_t zeroPoint = 0; // of the requantize stage (leaky ReLU input)
+  math::LeakyReluParams leaky;
+  int32_t leakyZeroPoint = 0;
+  SmallVector<int32_t> lut;
+
+  int64_t apply(int64_t y) const {
+    y = std::clamp(y, actMin, actMax);
+    if (kind == Activation::leaky_relu)
+      return math::leakyReluQuantized(y, zeroPoint, leaky, leakyZeroPoint,
+                                      qmin, qmax);
+    if (kind == Activation::lut)
+      return lut[static_cast<uint8_t>(y)];
+    return y;
+  }
+};
+
+FailureOr<Epilogue> makeEpilogue(Operation *op) {
+  Epilogue e;
+  e.kind = op->getAttrOfType<ActivationAttr>("activation").getValue();
+  e.actMin = static_cast<int32_t>(
+      op->getAttrOfType<IntegerAttr>("act_min").getInt());
+  e.actMax = static_cast<int32_t>(
+      op->getAttrOfType<IntegerAttr>("act_max").getInt());
+  std::tie(e.qmin, e.qmax) =
+      qnn::getStorageRange(getElementTypeOrSelf(op->getResult(0).getType()));
+  if (auto zp = op->getAttrOfType<IntegerAttr>("output_zero_point"))
+    e.zeroPoint = static_cast<int32_t>(zp.getInt());
+  if (e.kind == Activation::leaky_relu) {
+    if (!op->hasAttr("output_zero_point"))
+      return op->emitError("leaky_relu epilogue needs an output zero point");
+    ArrayRef<int32_t> p =
+        op->getAttrOfType<DenseI32ArrayAttr>("leaky_params").asArrayRef();
+    e.leaky.identity = {p[0], p[1]};
+    e.leaky.alpha = {p[2], p[3]};
+    e.leakyZeroPoint = p[4];
+  }
+  if (e.kind == Activation::lut) {
+    ArrayRef<int32_t> t =
+        op->getAttrOfType<DenseI32ArrayAttr>("lut").asArrayRef();
+    e.lut.assign(t.begin(), t.end());
+  }
+  return e;
+}
+
+/// Per-channel multipliers of double(input_scale) * double(weight_scale[o])
+/// / double(output_scale).
+template <typename OpTy>
+SmallVector<math::QuantizedMultiplier> multipliers(OpTy op,
+                                                   int64_t numChannels) {
+  SmallVector<math::QuantizedMultiplier> m;
+  ArrayRef<float> ws = op.getWeightScale();
+  double in = op.getInputScale().convertToFloat();
+  double out = op.getOutputScale().convertToFloat();
+  for (int64_t o = 0; o < numChannels; ++o)
+    m.push_back(math::quantizeMultiplier(
+        in * static_cast<double>(ws.size() == 1 ? ws[0] : ws[o]) / out));
+  return m;
+}
+
+int64_t wrap32(int64_t v) {
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+}
+
+LogicalResult evalConv2D(Conv2DOp op, ArrayRef<Tensor> in,
+                         SmallVectorImpl<Tensor> &results) {
+  auto epilogue = makeEpilogue(op);
+  if (failed(epilogue))
+    return failure();
+  const Tensor &x = in[0], &w = in[1];
+  auto type = op.getOutput().getType();
+  Tensor r(type.getElementType(), type.getShape());
+  int64_t N = r.shape[0], OH = r.shape[1], OW = r.shape[2], O = r.shape[3];
+  int64_t H = x.shape[1], W = x.shape[2], C = x.shape[3];
+  int64_t KH = w.shape[1], KW = w.shape[2], I = w.shape[3];
+  int64_t groups = op.getGroups(), outPerGroup = O / groups;
+  ArrayRef<int64_t> s = op.getStrides(), d = op.getDilations(),
+                    p = op.getPadding();
+  int64_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+  int64_t wZp = static_cast<int32_t>(op.getWeightZeroPoint());
+  int64_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+  auto m = multipliers(op, O);
+  math::RoundingRule rule = qnn::toRoundingRule(op.getRounding());
+  const Tensor *bias = op.getBias() ? &in[2] : nullptr;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow)
+        for (int64_t o = 0; o < O; ++o) {
+          int64_t g = o / outPerGroup, acc = 0;
+          for (int64_t kh = 0; kh < KH; ++kh) {
+            int64_t ih = oh * s[0] + kh * d[0] - p[0];
+            if (ih < 0 || ih >= H)
+              continue;
+            for (int64_t kw = 0; kw < KW; ++kw) {
+              int64_t iw = ow * s[1] + kw * d[1] - p[1];
+              if (iw < 0 || iw >= W)
+                continue;
+              for (int64_t i = 0; i < I; ++i)
+                acc += (x.ints[((n * H + ih) * W + iw) * C + g * I + i] -
+                        inZp) *
+                       (w.ints[((o * KH + kh) * KW + kw) * I + i] - wZp);
+            }
+          }
+          acc = wrap32(acc);
+          if (bias)
+            acc = wrap32(acc + bias->ints[o]);
+          int64_t y = math::requantize(acc, 0, m[o], outZp, epilogue->qmin,
+                                       epilogue->qmax, rule);
+          r.ints[((n * OH + oh) * OW + ow) * O + o] = epilogue->apply(y);
+        }
+  results.push_back(std::move(r));
+  return success();
+}
+
+LogicalResult evalFullyConnected(FullyConnectedOp op, ArrayRef<Tensor> in,
+                                 SmallVectorImpl<Tensor> &results) {
+  auto epilogue = makeEpilogue(op);
+  if (failed(epilogue))
+    return failure();
+  const Tensor &x = in[0], &w = in[1];
+  auto type = op.getOutput().getType();
+  Tensor r(type.getElementType(), type.getShape());
+  int64_t N = x.shape[0], K = x.shape[1], O = w.shape[0];
+  int64_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+  int64_t wZp = static_cast<int32_t>(op.getWeightZeroPoint());
+  int64_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+  auto m = multipliers(op, O);
+  math::RoundingRule rule = qnn::toRoundingRule(op.getRounding());
+  const Tensor *bias = op.getBias() ? &in[2] : nullptr;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      int64_t acc = 0;
+      for (int64_t k = 0; k < K; ++k)
+        acc += (x.ints[n * K + k] - inZp) * (w.ints[o * K + k] - wZp);
+      acc = wrap32(acc);
+      if (bias)
+        acc = wrap32(acc + bias->ints[o]);
+      int64_t y = math::requantize(acc, 0, m[o], outZp, epilogue->qmin,
+                                   epilogue->qmax, rule);
+      r.ints[n * O + o] = epilogue->apply(y);
+    }
+  results.push_back(std::move(r));
+  return success();
+}
+
+/// Row-major index into `t` of the result element `linear` of `shape`, with
+/// size-1 dimensions of `t` broadcast.
+int64_t broadcastIndex(const Tensor &t, ArrayRef<int64_t> shape,
+                       int64_t linear) {
+  int64_t index = 0, stride = 1;
+  for (int64_t dim = shape.size() - 1; dim >= 0; --dim) {
+    int64_t coord = linear % shape[dim];
+    linear /= shape[dim];
+    if (t.shape[dim] != 1)
+      index += coord * stride;
+    stride *= t.shape[dim];
+  }
+  return index;
+}
+
+LogicalResult evalAdd(AddOp op, ArrayRef<Tensor> in,
+                      SmallVectorImpl<Tensor> &results) {
+  auto epilogue = makeEpilogue(op);
+  if (failed(epilogue))
+    return failure();
+  auto type = op.getOutput().getType();
+  Tensor r(type.getElementType(), type.getShape());
+  math::AddParams params = math::computeAddParams(
+      op.getLhsScale().convertToFloat(),
+      static_cast<int32_t>(op.getLhsZeroPoint()),
+      op.getRhsScale().convertToFloat(),
+      static_cast<int32_t>(op.getRhsZeroPoint()),
+      op.getOutputScale().convertToFloat(),
+      static_cast<int32_t>(op.getOutputZeroPoint()));
+  for (int64_t i = 0; i < r.numElements(); ++i)
+    r.ints[i] = epilogue->apply(math::addQuantized(
+        in[0].ints[broadcastIndex(in[0], r.shape, i)],
+        in[1].ints[broadcastIndex(in[1], r.shape, i)], params,
+        epilogue->actMin, epilogue->actMax));
+  results.push_back(std::move(r));
+  return success();
+}
+
+template <typename PoolOp>
+LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> in,
+                       SmallVectorImpl<Tensor> &results, bool average) {
+  auto epilogue = makeEpilogue(op);
+  if (failed(epilogue))
+    return failure();
+  const Tensor &x = in[0];
+  auto type = op.getOutput().getType();
+  Tensor r(type.getElementType(), type.getShape());
+  int64_t N = r.shape[0], OH = r.shape[1], OW = r.shape[2], C = r.shape[3];
+  int64_t H = x.shape[1], W = x.shape[2];
+  ArrayRef<int64_t> k = op.getKernel(), s = op.getStrides(),
+                    p = op.getPadding();
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t oh = 0; oh < OH; ++oh)
+      for (int64_t ow = 0; ow < OW; ++ow)
+        for (int64_t c = 0; c < C; ++c) {
+          int64_t sum = 0, count = 0;
+          int64_t best = std::numeric_limits<int64_t>::min();
+          for (int64_t kh = 0; kh < k[0]; ++kh) {
+            int64_t ih = oh * s[0] + kh - p[0];
+            if (ih < 0 || ih >= H)
+              continue;
+            for (int64_t kw = 0; kw < k[1]; ++kw) {
+              int64_t iw = ow * s[1] + kw - p[1];
+              if (iw < 0 || iw >= W)
+                continue;
+              int64_t v = x.ints[((n * H + ih) * W + iw) * C + c];
+              sum += v;
+              ++count;
+              best = std::max(best, v);
+            }
+          }
+          if (count == 0)
+            return op.emitError("a pooling window lies entirely in the "
+                                "padding");
+          int64_t y = average ? math::roundedAverage(sum, count) : best;
+          r.ints[((n * OH + oh) * OW + ow) * C + c] = epilogue->apply(y);
+        }
+  results.push_back(std::move(r));
+  return success();
+}
+
+} // namespace
+
+void mlir::npu::registerReferenceOps(qnn::ref::Evaluator &e) {
+  e.registerOp("npu.conv2d", [](Operation *op, ArrayRef<Tensor> in,
+                                SmallVectorImpl<Tensor> &out) {
+    return evalConv2D(cast<Conv2DOp>(op), in, out);
+  });
+  e.registerOp("npu.fully_connected", [](Operation *op, ArrayRef<Tensor> in,
+                                         SmallVectorImpl<Tensor> &out) {
+    return evalFullyConnected(cast<FullyConnectedOp>(op), in, out);
+  });
+  e.registerOp("npu.add", [](Operation *op, ArrayRef<Tensor> in,
+                             SmallVectorImpl<Tensor> &out) {
+    return evalAdd(cast<AddOp>(op), in, out);
+  });
+  e.registerOp("npu.avg_pool2d", [](Operation *op, ArrayRef<Tensor> in,
+                                    SmallVectorImpl<Tensor> &out) {
+    return evalPool(cast<AvgPool2DOp>(op), in, out, /*average=*/true);
+  });
+  e.registerOp("npu.max_pool2d", [](Operation *op, ArrayRef<Tensor> in,
+                                    SmallVectorImpl<Tensor> &out) {
+    return evalPool(cast<MaxPool2DOp>(op), in, out, /*average=*/false);
+  });
+}
