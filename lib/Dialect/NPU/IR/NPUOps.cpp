@@ -15,8 +15,8 @@ using namespace mlir::npu;
 
 static LogicalResult verifyScale(Operation *op, StringRef name, double scale) {
   if (!std::isfinite(scale) || scale <= 0.0)
-    return op->emitOpError() << "'" << name
-                             << "' must be finite and positive, got " << scale;
+    return op->emitOpError()
+           << "'" << name << "' must be finite and positive, got " << scale;
   return success();
 }
 
@@ -24,26 +24,57 @@ static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
                                      int64_t zeroPoint, Type elementType) {
   auto [qmin, qmax] = qnn::getStorageRange(elementType);
   if (zeroPoint < qmin || zeroPoint > qmax)
-    return op->emitOpError() << "'" << name << "' " << zeroPoint
-                             << " is outside the range [" << qmin << ", "
-                             << qmax << "] of element type " << elementType;
+    return op->emitOpError()
+           << "'" << name << "' " << zeroPoint << " is outside the range ["
+           << qmin << ", " << qmax << "] of element type " << elementType;
   return success();
 }
 
 /// The fused-activation attributes shared by every npu operator.
 static LogicalResult
-verifyActivation(Operation *op, Activation kind, int32_t actMin,
-                 int32_t actMax, std::optional<ArrayRef<int32_t>> leakyParams,
+verifyActivation(Operation *op, Activation kind, int32_t actMin, int32_t actMax,
+                 std::optional<ArrayRef<int32_t>> leakyParams,
                  std::optional<ArrayRef<int32_t>> lut, Type resultElement) {
   auto [qmin, qmax] = qnn::getStorageRange(resultElement);
   if (actMin > actMax)
-    return op->emitOpError() << "'act_min' " << actMin
-                             << " must not exceed 'act_max' " << actMax;
-  if (actMin < qmin || actMax > qmax)
     return op->emitOpError()
-           << "activation range [" << actMin << ", " << actMax
-           << "] must lie inside the result storage range [" << qmin << ", "
-           << qmax << "]";
+           << "'act_min' " << actMin << " must not exceed 'act_max' " << actMax;
+  if (actMin < qmin || actMax > qmax)
+    return op->emitOpError() << "activation range [" << actMin << ", " << actMax
+                             << "] must lie inside the result storage range ["
+                             << qmin << ", " << qmax << "]";
+  // The named clamps must be the clamps TFLite fuses under those names.
+  auto scaleAttr = op->getAttrOfType<FloatAttr>("output_scale");
+  auto zpAttr = op->getAttrOfType<IntegerAttr>("output_zero_point");
+  if (kind == Activation::none && (actMin != qmin || actMax != qmax))
+    return op->emitOpError()
+           << "activation 'none' needs the full storage "
+              "range ["
+           << qmin << ", " << qmax << "] as [act_min, "
+           << "act_max], got [" << actMin << ", " << actMax << "] (use 'clip')";
+  if (kind == Activation::relu || kind == Activation::relu6 ||
+      kind == Activation::leaky_relu) {
+    if (!scaleAttr || !zpAttr)
+      return op->emitOpError() << "activation '" << stringifyActivation(kind)
+                               << "' needs an output scale and zero point "
+                                  "(not available on pooling operators)";
+    int64_t zp = static_cast<int32_t>(zpAttr.getInt());
+    int64_t relu6Max = std::min<int64_t>(
+        qmax, zp + static_cast<int64_t>(std::round(
+                       6.0f / scaleAttr.getValue().convertToFloat())));
+    if (kind == Activation::relu &&
+        (actMin != std::max(qmin, zp) || actMax != qmax))
+      return op->emitOpError()
+             << "activation 'relu' needs [act_min, act_max] = ["
+             << std::max(qmin, zp) << ", " << qmax << "], got [" << actMin
+             << ", " << actMax << "] (use 'clip')";
+    if (kind == Activation::relu6 &&
+        (actMin != std::max(qmin, zp) || actMax != relu6Max))
+      return op->emitOpError()
+             << "activation 'relu6' needs [act_min, act_max] = ["
+             << std::max(qmin, zp) << ", " << relu6Max << "], got [" << actMin
+             << ", " << actMax << "] (use 'clip')";
+  }
   if (kind == Activation::leaky_relu) {
     if (!leakyParams)
       return op->emitOpError(
@@ -58,9 +89,9 @@ verifyActivation(Operation *op, Activation kind, int32_t actMin,
                              "non-negative");
     for (int i : {1, 3})
       if (p[i] < -31 || p[i] > 30)
-        return op->emitOpError() << "'leaky_params' shift " << p[i]
-                                 << " must lie in [-31, 30]";
-    if (failed(verifyZeroPoint(op, "leaky_params' output zero point", p[4],
+        return op->emitOpError()
+               << "'leaky_params' shift " << p[i] << " must lie in [-31, 30]";
+    if (failed(verifyZeroPoint(op, "leaky_params[4] (output zero point)", p[4],
                                resultElement)))
       return failure();
   } else if (leakyParams) {
@@ -75,18 +106,16 @@ verifyActivation(Operation *op, Activation kind, int32_t actMin,
              << "'lut' must have 256 entries, got " << lut->size();
     for (auto [i, v] : llvm::enumerate(*lut))
       if (v < qmin || v > qmax)
-        return op->emitOpError()
-               << "'lut' entry " << i << " = " << v
-               << " is outside the result storage range [" << qmin << ", "
-               << qmax << "]";
+        return op->emitOpError() << "'lut' entry " << i << " = " << v
+                                 << " is outside the result storage range ["
+                                 << qmin << ", " << qmax << "]";
   } else if (lut) {
     return op->emitOpError("'lut' is only allowed with activation 'lut'");
   }
   return success();
 }
 
-template <typename OpTy>
-static LogicalResult verifyActivationOf(OpTy op) {
+template <typename OpTy> static LogicalResult verifyActivationOf(OpTy op) {
   return verifyActivation(
       op, op.getActivation(), static_cast<int32_t>(op.getActMin()),
       static_cast<int32_t>(op.getActMax()), op.getLeakyParams(), op.getLut(),
@@ -99,7 +128,8 @@ static LogicalResult verifyRescaleArgs(OpTy op, int64_t numOutputChannels) {
   Type inElement = op.getInput().getType().getElementType();
   Type wElement = op.getWeight().getType().getElementType();
   Type outElement = op.getOutput().getType().getElementType();
-  if (failed(verifyScale(op, "input_scale", op.getInputScale().convertToDouble())) ||
+  if (failed(verifyScale(op, "input_scale",
+                         op.getInputScale().convertToDouble())) ||
       failed(verifyScale(op, "output_scale",
                          op.getOutputScale().convertToDouble())) ||
       failed(verifyZeroPoint(op, "input_zero_point",
@@ -130,11 +160,11 @@ static LogicalResult verifyRescaleArgs(OpTy op, int64_t numOutputChannels) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasType.getRank() != 1 ||
         (!ShapedType::isDynamic(numOutputChannels) &&
-         !biasType.isDynamicDim(0) && biasType.getDimSize(0) != numOutputChannels))
-      return op.emitOpError() << "bias must be a 1-D tensor of "
-                              << numOutputChannels
-                              << " i32 values (one per output channel), got "
-                              << biasType;
+         !biasType.isDynamicDim(0) &&
+         biasType.getDimSize(0) != numOutputChannels))
+      return op.emitOpError()
+             << "bias must be a 1-D tensor of " << numOutputChannels
+             << " i32 values (one per output channel), got " << biasType;
   }
   return verifyActivationOf(op);
 }
@@ -143,33 +173,26 @@ static bool differ(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 
-static LogicalResult verifyWindow(Operation *op, ArrayRef<int64_t> kernel,
-                                  ArrayRef<int64_t> strides,
-                                  ArrayRef<int64_t> padding,
-                                  ArrayRef<int64_t> dilations,
-                                  RankedTensorType inType,
-                                  RankedTensorType outType) {
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) {
-        return s < 1;
-      }))
+static LogicalResult
+verifyWindow(Operation *op, ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+             ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations,
+             RankedTensorType inType, RankedTensorType outType) {
+  if (strides.size() != 2 ||
+      llvm::any_of(strides, [](int64_t s) { return s < 1; }))
     return op->emitOpError("'strides' must be two positive integers [h, w]");
-  if (padding.size() != 4 || llvm::any_of(padding, [](int64_t p) {
-        return p < 0;
-      }))
+  if (padding.size() != 4 ||
+      llvm::any_of(padding, [](int64_t p) { return p < 0; }))
     return op->emitOpError("'padding' must be four non-negative integers "
                            "[top, left, bottom, right]");
-  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) {
-        return d < 1;
-      }))
+  if (dilations.size() != 2 ||
+      llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
     return op->emitOpError("'dilations' must be two positive integers [h, w]");
   if (inType.getRank() != 4 || outType.getRank() != 4)
     return op->emitOpError("input and result must be rank-4 NHWC tensors");
-  qnn::WindowGeometry g{inType.getDimSize(1), inType.getDimSize(2),
-                        kernel[0],           kernel[1],
-                        strides[0],          strides[1],
-                        dilations[0],        dilations[1],
-                        padding[0],          padding[1],
-                        padding[2],          padding[3]};
+  qnn::WindowGeometry g{
+      inType.getDimSize(1), inType.getDimSize(2), kernel[0],    kernel[1],
+      strides[0],           strides[1],           dilations[0], dilations[1],
+      padding[0],           padding[1],           padding[2],   padding[3]};
   if (ShapedType::isDynamic(g.inH) || ShapedType::isDynamic(g.inW) ||
       ShapedType::isDynamic(g.kH) || ShapedType::isDynamic(g.kW))
     return success();
@@ -220,7 +243,8 @@ LogicalResult Conv2DOp::verify() {
                          << " output channels";
   if (static_cast<int32_t>(getPadValue()) !=
       static_cast<int32_t>(getInputZeroPoint()))
-    return emitOpError() << "'pad_value' " << static_cast<int32_t>(getPadValue())
+    return emitOpError() << "'pad_value' "
+                         << static_cast<int32_t>(getPadValue())
                          << " must equal the input zero point "
                          << static_cast<int32_t>(getInputZeroPoint());
   return verifyRescaleArgs(*this, o);
@@ -288,6 +312,13 @@ template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
   ArrayRef<int64_t> kernel = op.getKernel();
   if (kernel.size() != 2 || kernel[0] < 1 || kernel[1] < 1)
     return op.emitOpError("'kernel' must be two positive integers [h, w]");
+  ArrayRef<int64_t> padding = op.getPadding();
+  if (padding.size() == 4 &&
+      (padding[0] >= kernel[0] || padding[2] >= kernel[0] ||
+       padding[1] >= kernel[1] || padding[3] >= kernel[1]))
+    return op.emitOpError("'padding' must be smaller than the kernel on "
+                          "every side, so that every window overlaps the "
+                          "input");
   int64_t ones[2] = {1, 1};
   if (failed(verifyWindow(op, kernel, op.getStrides(), op.getPadding(), ones,
                           inType, outType)))
