@@ -18,6 +18,8 @@ config.substitutions.append(("%qnn_src_root", config.qnn_src_root))
 config.substitutions.append(
     ("%cmpout", "python3 " + os.path.join(config.qnn_src_root, "test", "lib", "cmpout.py")))
 config.substitutions.append(
+    ("%refeq", "python3 " + os.path.join(config.qnn_src_root, "test", "lib", "refeq.py")))
+config.substitutions.append(
     ("%mkbin", "python3 " + os.path.join(config.qnn_src_root, "test", "lib", "mkbin.py")))
 # Public models live beside the checkout (../shared/models); tests that read
 # them are gated on the 'shared-models' feature.

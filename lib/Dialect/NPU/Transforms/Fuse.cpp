@@ -201,7 +201,8 @@ FailureOr<RequantizeOutput> matchRequantizeOutput(qnn::RequantizeOp rq,
   auto [qmin, qmax] = qnn::getStorageRange(castType.getElementType());
   if (!minAttr || !maxAttr)
     return failure();
-  int64_t lo = minAttr.getInt(), hi = maxAttr.getInt();
+  int64_t lo = intValue(minAttr.getValue(), minAttr.getType()),
+            hi = intValue(maxAttr.getValue(), maxAttr.getType());
   if (lo < qmin || hi > qmax || lo > hi)
     return remark(rewriter, rq,
                   "not fused into an npu operator: the clamp [" + Twine(lo) +
@@ -639,7 +640,8 @@ struct FuseClampPattern : OpRewritePattern<tosa::ClampOp> {
     auto maxAttr = dyn_cast<IntegerAttr>(clamp.getMaxValAttr());
     if (!minAttr || !maxAttr)
       return failure();
-    int64_t lo = minAttr.getInt(), hi = maxAttr.getInt();
+    int64_t lo = intValue(minAttr.getValue(), minAttr.getType()),
+            hi = intValue(maxAttr.getValue(), maxAttr.getType());
     auto kind =
         producer->getAttrOfType<ActivationAttr>("activation").getValue();
     Type element = getElementTypeOrSelf(clamp.getType());
