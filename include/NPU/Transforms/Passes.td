@@ -55,21 +55,43 @@ def NPUBindParams : Pass<"npu-bind-params", "ModuleOp"> {
 def NPUPartition : Pass<"npu-partition", "ModuleOp"> {
   let summary = "Outline maximal NPU-supported regions into npu functions";
   let description = [{
-    Checks every operation of each function against the NPU support table
-    (named constraints, each with a user-facing message), groups connected
-    supported operations into maximal regions that can be outlined without
-    creating a cycle, outlines each region into a private `func.func`
-    tagged `npu.region`, and calls it from the host function.
-    `report=true` emits a remark per host operation naming the failed
-    constraint and a summary remark with NPU/host operation counts;
-    `dot=FILE` writes a Graphviz view of the partition (NPU regions
-    coloured).
+    Checks every operation of each function against the NPU support table,
+    a list of named constraints (an operation the NPU does not support
+    stays on the host with the first constraint it fails):
+    - `npu-op`: the operation is a fused npu operator (run `--qnn-to-npu`
+      first); constants are not partitioned, they are copied to where they
+      are used.
+    - `dtype`: input, weight and result are all `i8` or all `ui8`.
+    - `batch`: batch size 1.
+    - `constant-weights`: weights and biases are constants (the NPU loads
+      them at compile time; see `--npu-bind-params`).
+    - `kernel-size`: kernel height and width at most `max-kernel`.
+    - `stride`: strides at most `max-stride`.
+    - `dilation`: dilations 1.
+    - `per-channel`: per-channel weight scales only when `per-channel=true`.
+    - `add-broadcast`: `npu.add` operands have the result's shape.
+    Connected supported operations are grouped into maximal regions that
+    can be outlined without creating a cycle (a region never reaches itself
+    through a host operation); each region becomes a private `func.func`
+    tagged with the unit attribute `npu.target`, called from the host
+    function with `func.call` (constants it uses are copied into it).
+    `report=true` emits a remark on every host operation naming the failed
+    constraint, and on each function a summary remark with the NPU/host
+    operation counts (constants and `func.return` are not counted).
+    `dot-file=PATH` writes a Graphviz DOT view of the partition, NPU
+    regions as filled clusters.
   }];
   let options = [
     Option<"report", "report", "bool", "false",
            "remark on every host operation and summarise the partition">,
-    Option<"dotFile", "dot", "std::string", "",
-           "write a Graphviz DOT file of the partition">
+    Option<"dotFile", "dot-file", "std::string", "",
+           "write a Graphviz DOT file of the partition">,
+    Option<"maxKernel", "max-kernel", "int64_t", "8",
+           "largest kernel height/width the NPU supports">,
+    Option<"maxStride", "max-stride", "int64_t", "2",
+           "largest stride the NPU supports">,
+    Option<"perChannel", "per-channel", "bool", "true",
+           "whether the NPU supports per-channel weight scales">
   ];
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }

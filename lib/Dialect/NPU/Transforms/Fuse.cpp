@@ -136,10 +136,9 @@ Activation classifyClamp(int64_t actMin, int64_t actMax, Type element,
     if (actMax == qmax)
       return Activation::relu;
     if (outputScale &&
-        actMax == std::min<int64_t>(
-                      qmax, *outputZeroPoint +
-                                static_cast<int64_t>(std::round(
-                                    6.0f / *outputScale))))
+        actMax == std::min<int64_t>(qmax, *outputZeroPoint +
+                                              static_cast<int64_t>(std::round(
+                                                  6.0f / *outputScale))))
       return Activation::relu6;
   }
   return Activation::clip;
@@ -202,7 +201,7 @@ FailureOr<RequantizeOutput> matchRequantizeOutput(qnn::RequantizeOp rq,
   if (!minAttr || !maxAttr)
     return failure();
   int64_t lo = intValue(minAttr.getValue(), minAttr.getType()),
-            hi = intValue(maxAttr.getValue(), maxAttr.getType());
+          hi = intValue(maxAttr.getValue(), maxAttr.getType());
   if (lo < qmin || hi > qmax || lo > hi)
     return remark(rewriter, rq,
                   "not fused into an npu operator: the clamp [" + Twine(lo) +
@@ -295,10 +294,9 @@ LogicalResult checkRequantizeScales(qnn::RequantizeOp rq, float inputScale,
 
 /// The bias as a 1-D tensor of `numChannels` i32 values: a reshaped constant
 /// or a `tensor.collapse_shape` of the value.
-FailureOr<Value> makeBias1D(PatternRewriter &rewriter, Location loc,
-                            Value bias, int64_t numChannels,
-                            int64_t channelDim, Operation *anchor,
-                            RemarkOnce &remark) {
+FailureOr<Value> makeBias1D(PatternRewriter &rewriter, Location loc, Value bias,
+                            int64_t numChannels, int64_t channelDim,
+                            Operation *anchor, RemarkOnce &remark) {
   auto type = dyn_cast<RankedTensorType>(bias.getType());
   if (!type || !type.hasStaticShape() || !type.getElementType().isInteger(32))
     return remark(rewriter, anchor,
@@ -317,7 +315,8 @@ FailureOr<Value> makeBias1D(PatternRewriter &rewriter, Location loc,
       return Value(arith::ConstantOp::create(
           rewriter, loc,
           DenseElementsAttr::get(type1D, *dense.getValues<APInt>().begin())));
-    return Value(arith::ConstantOp::create(rewriter, loc, dense.reshape(type1D)));
+    return Value(
+        arith::ConstantOp::create(rewriter, loc, dense.reshape(type1D)));
   }
   if (type.getNumElements() != numChannels)
     return remark(rewriter, anchor,
@@ -363,9 +362,9 @@ struct FuseConv2DPattern : OpRewritePattern<qnn::RequantizeOp> {
       return remark(rewriter, conv,
                     "not fused into npu.conv2d: dynamic shapes are not "
                     "supported");
-    if (failed(checkRequantizeScales(
-            rq, conv.getInputScale().convertToFloat(), conv.getWeightScale(),
-            numChannels, dims.c, rewriter, remark)))
+    if (failed(checkRequantizeScales(rq, conv.getInputScale().convertToFloat(),
+                                     conv.getWeightScale(), numChannels, dims.c,
+                                     rewriter, remark)))
       return failure();
     auto output = matchRequantizeOutput(rq, rewriter, remark);
     if (failed(output))
@@ -381,11 +380,11 @@ struct FuseConv2DPattern : OpRewritePattern<qnn::RequantizeOp> {
       std::optional<int64_t> padValue;
       if (Value v = pad.getConstantPaddingValue())
         padValue = getConstantInt(v);
-      bool spatialOnly =
-          low.size() == 4 && low[dims.n] == 0 && low[dims.c] == 0 &&
-          high[dims.n] == 0 && high[dims.c] == 0 &&
-          llvm::none_of(low, ShapedType::isDynamic) &&
-          llvm::none_of(high, ShapedType::isDynamic);
+      bool spatialOnly = low.size() == 4 && low[dims.n] == 0 &&
+                         low[dims.c] == 0 && high[dims.n] == 0 &&
+                         high[dims.c] == 0 &&
+                         llvm::none_of(low, ShapedType::isDynamic) &&
+                         llvm::none_of(high, ShapedType::isDynamic);
       if (spatialOnly && padValue && *padValue == inputZp) {
         padding[0] += low[dims.h];
         padding[1] += low[dims.w];
@@ -401,8 +400,8 @@ struct FuseConv2DPattern : OpRewritePattern<qnn::RequantizeOp> {
                                   {kd.o, kd.h, kd.w, kd.i});
     Value bias;
     if (chain->bias) {
-      auto bias1D = makeBias1D(rewriter, loc, chain->bias, numChannels,
-                               dims.c, rq, remark);
+      auto bias1D = makeBias1D(rewriter, loc, chain->bias, numChannels, dims.c,
+                               rq, remark);
       if (failed(bias1D))
         return failure();
       bias = *bias1D;
@@ -418,18 +417,18 @@ struct FuseConv2DPattern : OpRewritePattern<qnn::RequantizeOp> {
     attrs.set("groups", conv.getGroupsAttr());
     attrs.set("pad_value", rewriter.getI32IntegerAttr(inputZp));
     Type element = output->type.getElementType();
-    addActivationAttrs(rewriter, attrs,
-                       classifyClamp(output->actMin, output->actMax, element,
-                                     rq.getOutputScale().convertToFloat(),
-                                     static_cast<int32_t>(
-                                         rq.getOutputZeroPoint())),
-                       output->actMin, output->actMax);
+    addActivationAttrs(
+        rewriter, attrs,
+        classifyClamp(output->actMin, output->actMax, element,
+                      rq.getOutputScale().convertToFloat(),
+                      static_cast<int32_t>(rq.getOutputZeroPoint())),
+        output->actMin, output->actMax);
     SmallVector<Value> operands = {input, weight};
     if (bias)
       operands.push_back(bias);
-    SmallVector<int64_t> nhwcShape = {
-        convType.getDimSize(dims.n), convType.getDimSize(dims.h),
-        convType.getDimSize(dims.w), numChannels};
+    SmallVector<int64_t> nhwcShape = {convType.getDimSize(dims.n),
+                                      convType.getDimSize(dims.h),
+                                      convType.getDimSize(dims.w), numChannels};
     Operation *fused = createOp(rewriter, loc, Conv2DOp::getOperationName(),
                                 operands, output->type.clone(nhwcShape), attrs);
     Value result = fused->getResult(0);
@@ -460,9 +459,9 @@ struct FuseDensePattern : OpRewritePattern<qnn::RequantizeOp> {
       return remark(rewriter, dense,
                     "not fused into npu.fully_connected: dynamic shapes are "
                     "not supported");
-    if (failed(checkRequantizeScales(
-            rq, dense.getInputScale().convertToFloat(), dense.getWeightScale(),
-            numChannels, 1, rewriter, remark)))
+    if (failed(checkRequantizeScales(rq, dense.getInputScale().convertToFloat(),
+                                     dense.getWeightScale(), numChannels, 1,
+                                     rewriter, remark)))
       return failure();
     auto output = matchRequantizeOutput(rq, rewriter, remark);
     if (failed(output))
@@ -481,13 +480,13 @@ struct FuseDensePattern : OpRewritePattern<qnn::RequantizeOp> {
                     static_cast<int32_t>(dense.getInputZeroPoint()),
                     dense.getWeightScale(),
                     static_cast<int32_t>(dense.getWeightZeroPoint()), rq);
-    addActivationAttrs(rewriter, attrs,
-                       classifyClamp(output->actMin, output->actMax,
-                                     output->type.getElementType(),
-                                     rq.getOutputScale().convertToFloat(),
-                                     static_cast<int32_t>(
-                                         rq.getOutputZeroPoint())),
-                       output->actMin, output->actMax);
+    addActivationAttrs(
+        rewriter, attrs,
+        classifyClamp(output->actMin, output->actMax,
+                      output->type.getElementType(),
+                      rq.getOutputScale().convertToFloat(),
+                      static_cast<int32_t>(rq.getOutputZeroPoint())),
+        output->actMin, output->actMax);
     SmallVector<Value> operands = {dense.getInput(), dense.getWeight()};
     if (bias)
       operands.push_back(bias);
@@ -513,8 +512,8 @@ Value createPool(PatternRewriter &rewriter, Location loc, Value input,
   bool nchw = layout == qnn::ActivationLayout::NCHW;
   if (nchw) {
     input = transposeValue(rewriter, loc, input, kNCHWToNHWC);
-    resultType = resultType.clone(permuteShape(resultType.getShape(),
-                                               kNCHWToNHWC));
+    resultType =
+        resultType.clone(permuteShape(resultType.getShape(), kNCHWToNHWC));
   }
   auto [qmin, qmax] = qnn::getStorageRange(resultType.getElementType());
   NamedAttrList attrs;
@@ -585,9 +584,9 @@ struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
       return failure();
     auto [qmin, qmax] = qnn::getStorageRange(type.getElementType());
     NamedAttrList attrs;
-    for (StringRef name : {"lhs_scale", "lhs_zero_point", "rhs_scale",
-                           "rhs_zero_point", "output_scale",
-                           "output_zero_point"})
+    for (StringRef name :
+         {"lhs_scale", "lhs_zero_point", "rhs_scale", "rhs_zero_point",
+          "output_scale", "output_zero_point"})
       attrs.set(name, add->getAttr(name));
     addActivationAttrs(rewriter, attrs, Activation::none, qmin, qmax);
     Operation *fused =
@@ -603,8 +602,8 @@ struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
 //===----------------------------------------------------------------------===//
 
 bool isNPUOp(Operation *op) {
-  return op && isa<Conv2DOp, FullyConnectedOp, AddOp, AvgPool2DOp,
-                   MaxPool2DOp>(op);
+  return op &&
+         isa<Conv2DOp, FullyConnectedOp, AddOp, AvgPool2DOp, MaxPool2DOp>(op);
 }
 
 /// The output scale and zero point of the requantize stage, when the op has
@@ -696,13 +695,14 @@ struct FuseLeakyReluPattern : OpRewritePattern<qnn::LeakyReluOp> {
       return remark(rewriter, leaky,
                     "not fused: the leaky ReLU input scale and zero point "
                     "differ from the producer's output scale and zero point");
-    math::LeakyReluParams p = math::computeLeakyReluParams(
-        leaky.getInputScale().convertToFloat(),
-        leaky.getAlpha().convertToFloat(),
-        leaky.getOutputScale().convertToFloat());
+    math::LeakyReluParams p =
+        math::computeLeakyReluParams(leaky.getInputScale().convertToFloat(),
+                                     leaky.getAlpha().convertToFloat(),
+                                     leaky.getOutputScale().convertToFloat());
     rewriter.modifyOpInPlace(producer, [&] {
-      producer->setAttr("activation", ActivationAttr::get(
-                                          getContext(), Activation::leaky_relu));
+      producer->setAttr(
+          "activation",
+          ActivationAttr::get(getContext(), Activation::leaky_relu));
       producer->setAttr(
           "leaky_params",
           rewriter.getDenseI32ArrayAttr(
@@ -746,8 +746,8 @@ struct FuseTablePattern : OpRewritePattern<TableOp> {
         op.getOutputScale().convertToFloat(),
         static_cast<int32_t>(op.getOutputZeroPoint()), function);
     rewriter.modifyOpInPlace(producer, [&] {
-      producer->setAttr("activation", ActivationAttr::get(
-                                          this->getContext(), Activation::lut));
+      producer->setAttr("activation", ActivationAttr::get(this->getContext(),
+                                                          Activation::lut));
       producer->setAttr("lut", rewriter.getDenseI32ArrayAttr(table));
     });
     rewriter.replaceOp(op, producer->getResults());
@@ -820,8 +820,7 @@ struct CanonicalCollapsePattern : OpRewritePattern<tensor::CollapseShapeOp> {
       return failure();
     auto reassociation = getReassociationIndicesForCollapse(
         srcType.getShape(), resultType.getShape());
-    if (!reassociation ||
-        *reassociation == collapse.getReassociationIndices())
+    if (!reassociation || *reassociation == collapse.getReassociationIndices())
       return failure();
     rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
         collapse, resultType, collapse.getSrc(), *reassociation);
@@ -846,8 +845,8 @@ struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
                  CancelTransposesPattern, CollapseOfUnitTransposePattern,
                  CanonicalCollapsePattern>(ctx);
     // An 8-bit avg pool not between casts.
-    patterns.add<FusePoolPattern<qnn::AvgPool2DOp, AvgPool2DOp>>(
-        ctx, /*benefit=*/0);
+    patterns.add<FusePoolPattern<qnn::AvgPool2DOp, AvgPool2DOp>>(ctx,
+                                                                 /*benefit=*/0);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
