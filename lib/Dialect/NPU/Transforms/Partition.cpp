@@ -19,6 +19,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -293,9 +294,14 @@ void writeDot(raw_ostream &os, func::FuncOp func, const FunctionPartition &p,
       l += "\\nhost: " + it->second.first.str();
     return l;
   };
-  std::string fname = dotEscape(func.getSymName());
+  // Node ids are the function name made an identifier plus the op index.
+  std::string fname = func.getSymName().str();
+  for (char &c : fname)
+    if (!llvm::isAlnum(c))
+      c = '_';
   os << "  subgraph \"cluster_" << fname << "\" {\n"
-     << "    label=\"" << fname << "\";\n    style=dashed;\n";
+     << "    label=\"" << dotEscape(func.getSymName()) << "\";\n"
+     << "    style=dashed;\n";
   for (auto [i, region] : llvm::enumerate(regionOps)) {
     os << "    subgraph \"cluster_" << fname << "_npu" << i << "\" {\n"
        << "      label=\"npu region " << i << "\";\n"
