@@ -20,8 +20,9 @@
 // RUN: %refeq %s %t.npu.mlir conv_hardswish i8:32 8 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir conv_sigmoid_clamp i8:32 9 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir conv_tanh i8:32 10 2 >> %t.eq
+// RUN: %refeq %s %t.npu.mlir depthwise_multiplier i8:108 11 2 >> %t.eq
 // RUN: FileCheck %s --check-prefix=EQ < %t.eq
-// EQ-COUNT-20: trial {{[0-1]}}: identical result 0: tensor<
+// EQ-COUNT-22: trial {{[0-1]}}: identical result 0: tensor<
 // EQ-NOT: DIFFERENT
 
 // pad (holding the input zero point) -> conv -> bias add -> per-channel
@@ -176,4 +177,19 @@ func.func @conv_tanh(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> {
   %q = qnn.requantize %c {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = -2 : i32} : tensor<1x4x4x3xi32> -> tensor<1x4x4x3xi8>
   %t = qnn.tanh %q {input_scale = 0.1 : f32, input_zero_point = -2 : i32, output_scale = 0.0078125 : f32, output_zero_point = 0 : i32} : tensor<1x4x4x3xi8> -> tensor<1x4x4x3xi8>
   return %t : tensor<1x4x4x3xi8>
+}
+
+// Depthwise with a channel multiplier of 2 (3 input channels, 6 outputs,
+// output channel c * 2 + m), stride 2 with TFLite SAME padding [0, 0, 1, 1].
+// CHECK-LABEL: func.func @depthwise_multiplier
+// CHECK: npu.conv2d %arg0, %{{.+}}, %{{.+}} {{{.*}}groups = 3 : i64,
+// CHECK-SAME: padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>
+// CHECK-SAME: : (tensor<1x6x6x3xi8>, tensor<6x3x3x1xi8>, tensor<6xi32>) -> tensor<1x3x3x6xi8>
+func.func @depthwise_multiplier(%x: tensor<1x6x6x3xi8>) -> tensor<1x3x3x6xi8> {
+  %w = arith.constant dense<[[[[-24, -30, -76, 26, -82, -69], [-64, -93, 67, -105, -63, 59], [-29, 8, 48, 52, 10, -105]], [[113, 32, -2, -76, -20, 57], [29, 23, -72, 75, 103, 74], [-32, 83, -28, 93, 47, -73]], [[-89, -9, 42, -82, 90, 18], [-41, -106, 115, 56, 8, 46], [71, -105, -7, -47, -24, -117]]]]> : tensor<1x3x3x6xi8>
+  %b = arith.constant dense<[[[[-25, 271, -293, 135, -92, 71]]]]> : tensor<1x1x1x6xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 3 : i64, input_scale = 0.05 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32} : (tensor<1x6x6x3xi8>, tensor<1x3x3x6xi8>) -> tensor<1x3x3x6xi32>
+  %a = tosa.add %c, %b : (tensor<1x3x3x6xi32>, tensor<1x1x1x6xi32>) -> tensor<1x3x3x6xi32>
+  %q = qnn.requantize %a {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 2 : i32} : tensor<1x3x3x6xi32> -> tensor<1x3x3x6xi8>
+  return %q : tensor<1x3x3x6xi8>
 }
