@@ -3,7 +3,7 @@
 // No qnn or tosa arithmetic is left over (the casts, pads, clamps and
 // activations all fused).
 // RUN: qnn-opt %s --qnn-to-npu | FileCheck %s --check-prefix=LEFT
-// LEFT-NOT: qnn.
+// LEFT-NOT: {{ qnn\.[a-z_0-9]+ }}
 // LEFT-NOT: tosa.
 // LEFT-NOT: tensor.pad
 
@@ -117,18 +117,20 @@ func.func @maxpool_clamp(%x: tensor<1x4x4x3xi8>) -> tensor<1x2x2x3xi8> {
   return %r : tensor<1x2x2x3xi8>
 }
 
-// The quantized leaky ReLU becomes the fixed-point epilogue.
+// The quantized leaky ReLU becomes the fixed-point epilogue; the
+// requantize's rounding rule (here TVM's upward) is kept.
 // CHECK-LABEL: func.func @conv_leaky_relu
 // CHECK: %[[R:.+]] = npu.conv2d %arg0, %{{.+}}, %{{.+}} {act_max = 127 : i32, act_min = -128 : i32, activation = #npu.activation<leaky_relu>,
 // CHECK-SAME: leaky_params = array<i32: [[IM:[0-9]+]], [[IS:-?[0-9]+]], [[AM:[0-9]+]], [[AS:-?[0-9]+]], 6>
 // CHECK-SAME: output_scale = 1.000000e-01 : f32, output_zero_point = -2 : i32
+// CHECK-SAME: rounding = #qnn.rounding<upward>
 // CHECK-NEXT: return %[[R]]
 func.func @conv_leaky_relu(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> {
   %w = arith.constant dense<[[[[94, 13]]], [[[-56, 53]]], [[[-21, 125]]]]> : tensor<3x1x1x2xi8>
   %b = arith.constant dense<[[[[-17, 149, -6]]]]> : tensor<1x1x1x3xi32>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.05 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>) -> tensor<1x4x4x3xi32>
   %a = tosa.add %c, %b : (tensor<1x4x4x3xi32>, tensor<1x1x1x3xi32>) -> tensor<1x4x4x3xi32>
-  %q = qnn.requantize %a {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = -2 : i32} : tensor<1x4x4x3xi32> -> tensor<1x4x4x3xi8>
+  %q = qnn.requantize %a {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = -2 : i32, rounding = #qnn.rounding<upward>} : tensor<1x4x4x3xi32> -> tensor<1x4x4x3xi8>
   %l = qnn.leaky_relu %q {alpha = 0.1 : f32, input_scale = 0.1 : f32, input_zero_point = -2 : i32, output_scale = 0.07 : f32, output_zero_point = 6 : i32} : tensor<1x4x4x3xi8> -> tensor<1x4x4x3xi8>
   return %l : tensor<1x4x4x3xi8>
 }
