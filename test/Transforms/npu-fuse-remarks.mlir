@@ -110,3 +110,12 @@ func.func @leaky_scale_mismatch(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8> {
   %l = qnn.leaky_relu %q {alpha = 0.2 : f32, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 0.5 : f32, output_zero_point = 0 : i32} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
   return %l : tensor<1x4x4x2xi8>
 }
+
+// A rank-0 operand of qnn.add has no npu.add form.
+// CHECK-LABEL: func.func @add_rank0
+// CHECK: qnn.add
+func.func @add_rank0(%x: tensor<4xi8>, %y: tensor<i8>) -> tensor<4xi8> {
+  // expected-remark @+1 {{not fused into npu.add: an operand of rank 0 or of dynamic shape would need a broadcast of lower rank}}
+  %s = qnn.add %x, %y {lhs_scale = 0.1 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.05 : f32, rhs_zero_point = -1 : i32, output_scale = 0.12 : f32, output_zero_point = -4 : i32} : (tensor<4xi8>, tensor<i8>) -> tensor<4xi8>
+  return %s : tensor<4xi8>
+}

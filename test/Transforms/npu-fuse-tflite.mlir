@@ -21,8 +21,9 @@
 // RUN: %refeq %s %t.npu.mlir conv_sigmoid_clamp i8:32 9 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir conv_tanh i8:32 10 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir depthwise_multiplier i8:108 11 2 >> %t.eq
+// RUN: %refeq %s %t.npu.mlir add_lower_rank_hardswish i8:32,i8:2 12 2 >> %t.eq
 // RUN: FileCheck %s --check-prefix=EQ < %t.eq
-// EQ-COUNT-22: trial {{[0-1]}}: identical result 0: tensor<
+// EQ-COUNT-24: trial {{[0-1]}}: identical result 0: tensor<
 // EQ-NOT: DIFFERENT
 
 // pad (holding the input zero point) -> conv -> bias add -> per-channel
@@ -194,4 +195,19 @@ func.func @depthwise_multiplier(%x: tensor<1x6x6x3xi8>) -> tensor<1x3x3x6xi8> {
   %a = tosa.add %c, %b : (tensor<1x3x3x6xi32>, tensor<1x1x1x6xi32>) -> tensor<1x3x3x6xi32>
   %q = qnn.requantize %a {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 2 : i32} : tensor<1x3x3x6xi32> -> tensor<1x3x3x6xi8>
   return %q : tensor<1x3x3x6xi8>
+}
+
+// An add whose rhs has a lower rank (NumPy broadcasting aligns on the
+// right): the rhs gets leading unit dimensions; the hardswish after the add
+// becomes its table epilogue (MobileNet v3 style).
+// CHECK-LABEL: func.func @add_lower_rank_hardswish
+// CHECK: %[[E:.+]] = tensor.expand_shape %arg1 {{\[\[}}0, 1, 2, 3]] output_shape [1, 1, 1, 2] : tensor<2xi8> into tensor<1x1x1x2xi8>
+// CHECK-NEXT: %[[S:.+]] = npu.add %arg0, %[[E]]
+// CHECK-SAME: activation = #npu.activation<lut>
+// CHECK-SAME: (tensor<1x4x4x2xi8>, tensor<1x1x1x2xi8>) -> tensor<1x4x4x2xi8>
+// CHECK-NEXT: return %[[S]]
+func.func @add_lower_rank_hardswish(%x: tensor<1x4x4x2xi8>, %y: tensor<2xi8>) -> tensor<1x4x4x2xi8> {
+  %s = qnn.add %x, %y {lhs_scale = 0.1 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.05 : f32, rhs_zero_point = -1 : i32, output_scale = 0.12 : f32, output_zero_point = -4 : i32} : (tensor<1x4x4x2xi8>, tensor<2xi8>) -> tensor<1x4x4x2xi8>
+  %h = qnn.hardswish %s {input_scale = 0.12 : f32, input_zero_point = -4 : i32, output_scale = 0.08 : f32, output_zero_point = -50 : i32} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
+  return %h : tensor<1x4x4x2xi8>
 }

@@ -574,14 +574,38 @@ struct FusePoolPattern : OpRewritePattern<QNNPoolOp> {
 };
 
 /// qnn.add => npu.add.
+/// qnn.add => npu.add. A lower-rank operand (NumPy broadcasting aligns
+/// shapes on the right) gets leading unit dimensions with
+/// tensor.expand_shape.
 struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
-  using OpRewritePattern::OpRewritePattern;
+  FuseAddPattern(MLIRContext *ctx, RemarkOnce &remark)
+      : OpRewritePattern(ctx), remark(remark) {}
   LogicalResult matchAndRewrite(qnn::AddOp add,
                                 PatternRewriter &rewriter) const override {
     auto type = add.getOutput().getType();
-    if (add.getLhs().getType().getRank() != type.getRank() ||
-        add.getRhs().getType().getRank() != type.getRank())
-      return failure();
+    SmallVector<Value> operands;
+    for (Value operand : {add.getLhs(), add.getRhs()}) {
+      auto operandType = cast<RankedTensorType>(operand.getType());
+      int64_t rank = operandType.getRank(), missing = type.getRank() - rank;
+      if (missing == 0) {
+        operands.push_back(operand);
+        continue;
+      }
+      if (rank == 0 || !operandType.hasStaticShape())
+        return remark(rewriter, add,
+                      "not fused into npu.add: an operand of rank 0 or of "
+                      "dynamic shape would need a broadcast of lower rank");
+      SmallVector<ReassociationIndices> reassociation(rank);
+      for (int64_t d = 0; d <= missing; ++d)
+        reassociation[0].push_back(d);
+      for (int64_t d = 1; d < rank; ++d)
+        reassociation[d].push_back(d + missing);
+      SmallVector<int64_t> shape(missing, 1);
+      llvm::append_range(shape, operandType.getShape());
+      operands.push_back(tensor::ExpandShapeOp::create(rewriter, add.getLoc(),
+                                                       operandType.clone(shape),
+                                                       operand, reassociation));
+    }
     auto [qmin, qmax] = qnn::getStorageRange(type.getElementType());
     NamedAttrList attrs;
     for (StringRef name :
@@ -590,11 +614,12 @@ struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
       attrs.set(name, add->getAttr(name));
     addActivationAttrs(rewriter, attrs, Activation::none, qmin, qmax);
     Operation *fused =
-        createOp(rewriter, add.getLoc(), AddOp::getOperationName(),
-                 {add.getLhs(), add.getRhs()}, type, attrs);
+        createOp(rewriter, add.getLoc(), AddOp::getOperationName(), operands,
+                 type, attrs);
     rewriter.replaceOp(add, fused->getResults());
     return success();
   }
+  RemarkOnce &remark;
 };
 
 //===----------------------------------------------------------------------===//
@@ -833,14 +858,14 @@ struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
     MLIRContext *ctx = &getContext();
     RemarkOnce remark;
     RewritePatternSet patterns(ctx);
-    patterns.add<FuseConv2DPattern, FuseDensePattern, FuseLeakyReluPattern>(
-        ctx, remark);
+    patterns.add<FuseConv2DPattern, FuseDensePattern, FuseLeakyReluPattern,
+                 FuseAddPattern>(ctx, remark);
     patterns.add<FuseTablePattern<qnn::HardSwishOp>>(ctx, remark,
                                                      math::hardSwish);
     patterns.add<FuseTablePattern<qnn::SigmoidOp>>(ctx, remark, math::sigmoid);
     patterns.add<FuseTablePattern<qnn::TanhOp>>(
         ctx, remark, [](float x) { return std::tanh(x); });
-    patterns.add<FuseAvgPoolPattern, FuseAddPattern, FuseClampPattern,
+    patterns.add<FuseAvgPoolPattern, FuseClampPattern,
                  FusePoolPattern<qnn::MaxPool2DOp, MaxPool2DOp>,
                  CancelTransposesPattern, CollapseOfUnitTransposePattern,
                  CanonicalCollapsePattern>(ctx);
