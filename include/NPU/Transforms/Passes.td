@@ -17,7 +17,7 @@ def NPUFuse : Pass<"npu-fuse", "func::FuncOp"> {
     - the same chain around `qnn.dense` into `npu.fully_connected`;
     - `tosa.cast (8 -> i32) -> qnn.avg_pool2d -> tosa.cast (i32 -> 8)` into
       `npu.avg_pool2d`, `qnn.max_pool2d` into `npu.max_pool2d`, `qnn.add`
-      into `npu.add`;
+      into `npu.add` (a lower-rank operand gets leading unit dimensions);
     - `tosa.clamp`, `qnn.leaky_relu`, `qnn.hardswish`/`sigmoid`/`tanh` after
       an npu operator into its fused activation;
     - transposes that cancel, and a collapse of a transpose that only moves
