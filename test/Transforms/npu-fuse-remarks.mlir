@@ -119,3 +119,17 @@ func.func @add_rank0(%x: tensor<4xi8>, %y: tensor<i8>) -> tensor<4xi8> {
   %s = qnn.add %x, %y {lhs_scale = 0.1 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.05 : f32, rhs_zero_point = -1 : i32, output_scale = 0.12 : f32, output_zero_point = -4 : i32} : (tensor<4xi8>, tensor<i8>) -> tensor<4xi8>
   return %s : tensor<4xi8>
 }
+
+// The bias add broadcasts the 1x1 accumulator over a 2x2 bias: the fused
+// operator could not produce the larger result.
+// CHECK-LABEL: func.func @bias_add_broadcasts_accumulator
+// CHECK-NOT: npu.
+// CHECK: return
+func.func @bias_add_broadcasts_accumulator(%x: tensor<1x1x1x2xi8>, %w: tensor<2x1x1x2xi8>) -> tensor<1x2x2x2xi8> {
+  %b = arith.constant dense<5> : tensor<1x2x2x2xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x1x1x2xi8>, tensor<2x1x1x2xi8>) -> tensor<1x1x1x2xi32>
+  // expected-remark @+1 {{not fused into an npu operator: the bias add broadcasts the accumulator to a larger shape}}
+  %a = tosa.add %c, %b : (tensor<1x1x1x2xi32>, tensor<1x2x2x2xi32>) -> tensor<1x2x2x2xi32>
+  %q = qnn.requantize %a {input_scale = array<f64: 0.125>, input_zero_point = 0 : i32, output_scale = 20.0 : f32, output_zero_point = 1 : i32} : tensor<1x2x2x2xi32> -> tensor<1x2x2x2xi8>
+  return %q : tensor<1x2x2x2xi8>
+}

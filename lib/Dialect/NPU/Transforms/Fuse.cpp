@@ -242,6 +242,10 @@ matchAccumulatorChain(qnn::RequantizeOp rq, PatternRewriter &rewriter,
       return remark(rewriter, add,
                     "not fused into an npu operator: the biased accumulator "
                     "has other users than the requantize");
+    if (add.getType() != acc.getType())
+      return remark(rewriter, add,
+                    "not fused into an npu operator: the bias add broadcasts "
+                    "the accumulator to a larger shape");
   }
   auto main = acc.getDefiningOp<MainOp>();
   if (!main)
