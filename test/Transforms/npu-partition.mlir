@@ -10,8 +10,9 @@
 // RUN: qnn-opt %s --npu-partition -o %t.part.mlir
 // RUN: %refeq %s %t.part.mlir two_regions i8:64 61 > %t.eq
 // RUN: %refeq %s %t.part.mlir fan_out i8:64,i8:16 62 >> %t.eq
+// RUN: %refeq %s %t.part.mlir interleaved i8:64 63 >> %t.eq
 // RUN: FileCheck %s --check-prefix=EQ < %t.eq
-// EQ-COUNT-6: trial {{[0-2]}}: identical result 0: tensor<
+// EQ-COUNT-9: trial {{[0-2]}}: identical result 0: tensor<
 // EQ-NOT: DIFFERENT
 
 // A dilated convolution (unsupported: constraint 'dilation') between two
@@ -74,6 +75,26 @@ func.func @fan_out(%x: tensor<1x4x4x4xi8>, %w: tensor<4x1x1x4xi8>) -> tensor<1x4
   // expected-remark @+1 {{on host: constraint 'constant-weights' failed: the weight is not a constant (bind it with --npu-bind-params)}}
   %b = npu.conv2d %t, %w {input_scale = 0.1 : f32, input_zero_point = 0 : i32, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, pad_value = 0 : i32, act_min = -128 : i32, act_max = 127 : i32} : (tensor<1x4x4x4xi8>, tensor<4x1x1x4xi8>) -> tensor<1x4x4x4xi8>
   return %b : tensor<1x4x4x4xi8>
+}
+
+// A host op between two ops of one region in program order (it reads the
+// first, the second does not depend on it): the region is still convex, the
+// call takes the place of the region and the host op moves after it.
+// CHECK-LABEL: func.func private @interleaved_npu(%arg0: tensor<1x4x4x4xi8>) -> (tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>) attributes {npu.target}
+// CHECK: %[[A:.+]] = npu.max_pool2d %arg0
+// CHECK-NEXT: %[[B:.+]] = npu.avg_pool2d %[[A]]
+// CHECK-NEXT: return %[[A]], %[[B]]
+// CHECK-LABEL: func.func @interleaved
+// CHECK-NEXT: %[[R:.+]]:2 = call @interleaved_npu(%arg0)
+// CHECK-NEXT: %[[T:.+]] = tosa.transpose %[[R]]#0
+// CHECK-NEXT: return %[[T]], %[[R]]#1
+// expected-remark @+1 {{npu-partition: 2 operation(s) on the NPU in 1 region(s), 1 on the host}}
+func.func @interleaved(%x: tensor<1x4x4x4xi8>) -> (tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>) {
+  %a = npu.max_pool2d %x {kernel = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, act_min = -128 : i32, act_max = 127 : i32} : tensor<1x4x4x4xi8> -> tensor<1x4x4x4xi8>
+  // expected-remark @+1 {{on host: constraint 'npu-op' failed: 'tosa.transpose' is not an npu operator}}
+  %t = tosa.transpose %a {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x4x4x4xi8>) -> tensor<1x4x4x4xi8>
+  %b = npu.avg_pool2d %a {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 1, 1>, act_min = -128 : i32, act_max = 127 : i32} : tensor<1x4x4x4xi8> -> tensor<1x4x4x4xi8>
+  return %t, %b : tensor<1x4x4x4xi8>, tensor<1x4x4x4xi8>
 }
 
 // DOT-LABEL: digraph npu_partition {
