@@ -655,23 +655,30 @@ bool tryImport(const std::vector<uint8_t> &bytes) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::OptionCategory category("qnn-tflite-gen options");
   llvm::cl::opt<std::string> modelName(
-      "model", llvm::cl::desc("model to write (see --list)"));
-  llvm::cl::opt<bool> list("list", llvm::cl::desc("list the models"));
+      "model", llvm::cl::desc("model to write (see --list)"),
+      llvm::cl::cat(category));
+  llvm::cl::opt<bool> list("list", llvm::cl::desc("list the models"),
+                           llvm::cl::cat(category));
   llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
-                                       llvm::cl::desc("<input .tflite>"));
+                                       llvm::cl::desc("<input .tflite>"),
+                                       llvm::cl::cat(category));
   llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("output file"),
-                                        llvm::cl::init("-"));
+                                        llvm::cl::init("-"),
+                                        llvm::cl::cat(category));
   llvm::cl::opt<int64_t> truncate(
       "truncate", llvm::cl::desc("keep only the first N bytes of the input"),
-      llvm::cl::init(-1));
+      llvm::cl::init(-1), llvm::cl::cat(category));
   llvm::cl::list<int64_t> flip(
-      "flip", llvm::cl::desc("invert all bits of the byte at this offset"));
+      "flip", llvm::cl::desc("invert all bits of the byte at this offset"),
+      llvm::cl::cat(category));
   llvm::cl::opt<int64_t> fuzz(
       "fuzz",
       llvm::cl::desc("import N corrupted variants of the input "
                      "in-process and report how many were rejected"),
-      llvm::cl::init(0));
+      llvm::cl::init(0), llvm::cl::cat(category));
+  llvm::cl::HideUnrelatedOptions(category);
   llvm::cl::ParseCommandLineOptions(argc, argv,
                                     "qnn-mlir TFLite test models\n");
 
