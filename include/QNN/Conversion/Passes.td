@@ -76,4 +76,26 @@ def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
   ];
 }
 
+def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
+  let summary = "Tile and vectorize elementwise linalg.generic ops";
+  let description = [{
+    Tiles every elementwise `linalg.generic` on tensors with static shapes
+    (all loops parallel: requantize epilogues, bias additions, clamps,
+    lookup-table activations, binary ops) along its innermost dimension by
+    `width` lanes (the whole dimension when it is at most `width`, else the
+    largest power of two >= 4 dividing it) and vectorizes each tile with the
+    upstream linalg vectorizer; lookup tables become `vector.gather`. Ops
+    that do not qualify or that the vectorizer rejects are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"16",
+           "Maximal number of lanes of a tile">
+  ];
+}
+
 #endif // QNN_CONVERSION_PASSES_TD

@@ -12,6 +12,8 @@ using namespace mlir;
 
 LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
+  // Elementwise chains (bias add, requantize, clamp, activations) are
+  // fused into one linalg.generic and vectorized before bufferization.
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.
@@ -19,7 +21,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       "convert-qnn-to-linalg{{target={0}},"
       "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
       "tosa-to-tensor),"
-      "canonicalize,"
+      "canonicalize,{2}"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
       "buffer-results-to-out-params{{hoist-static-allocs "
@@ -27,12 +29,18 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       "func.func(convert-linalg-to-loops),"
       "buffer-deallocation-pipeline,qnn-materialize-conv-kernels{{emulate-vnni="
       "{1}},"
-      "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
+      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
       "convert-vector-to-llvm,convert-ub-to-llvm,finalize-memref-to-llvm,"
       "convert-math-to-llvm,"
       "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
       "convert-func-to-llvm,reconcile-unrealized-casts",
-      options.target, options.emulateVNNI ? "true" : "false");
+      options.target, options.emulateVNNI ? "true" : "false",
+      // target=loops keeps the scalar loops of every op (the simplest
+      // path, to compare the others with).
+      options.target == "loops"
+          ? ""
+          : "linalg-fuse-elementwise-ops,qnn-vectorize-elementwise,"
+            "canonicalize,");
   return parsePassPipeline(pipeline, pm);
 }
 
