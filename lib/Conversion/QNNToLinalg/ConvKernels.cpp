@@ -157,7 +157,10 @@ static std::optional<SmallVector<int64_t>> constantInts(Value value) {
 }
 
 /// Pads an NHWC activation with `value`: `pads` = top, left, bottom, right
-/// and `extraC` channels at the end.
+/// and `extraC` channels at the end. Written as fill + linalg.copy into a
+/// slice of the filled tensor (bufferized in place, the copy lowered to
+/// loops) rather than tensor.pad, whose bufferized strided memref.copy is a
+/// runtime call that copies element by element.
 static Value padNHWC(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> pads, int64_t extraC, int64_t value) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0)
@@ -167,14 +170,22 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
   shape[1] += pads[0] + pads[2];
   shape[2] += pads[1] + pads[3];
   shape[3] += extraC;
-  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(pads[0]),
-                                   b.getIndexAttr(pads[1]), b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(pads[2]),
-                                    b.getIndexAttr(pads[3]),
-                                    b.getIndexAttr(extraC)};
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(shape, type.getElementType()), input, low,
-      high, intConst(b, loc, type.getElementType(), value));
+  Type element = type.getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
+  Value filled =
+      linalg::FillOp::create(b, loc, intConst(b, loc, element, value), empty)
+          .getResult(0);
+  SmallVector<OpFoldResult> offsets = {
+      b.getIndexAttr(0), b.getIndexAttr(pads[0]), b.getIndexAttr(pads[1]),
+      b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes, ones(4, b.getIndexAttr(1));
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, filled, offsets, sizes, ones);
+  Value copied = linalg::CopyOp::create(b, loc, input, slice).getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, sizes,
+                                       ones);
 }
 
 static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,

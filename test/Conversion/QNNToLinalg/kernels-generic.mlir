@@ -40,7 +40,9 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // Depthwise with a channel multiplier of 2: [.., M, C] kernel output,
 // transposed to channel-major order c * M + j.
 // CHECK-LABEL: func.func @depthwise
-// CHECK: tensor.pad %arg0 low[0, 1, 1, 0] high[0, 1, 1, 13]
+// CHECK: linalg.fill ins(%c-128_i8 : i8) outs(%{{.*}} : tensor<1x7x7x16xi8>)
+// CHECK: linalg.copy ins(%arg0 : tensor<1x5x5x3xi8>)
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 1, 0] [1, 5, 5, 3] [1, 1, 1, 1] : tensor<1x5x5x3xi8> into tensor<1x7x7x16xi8>
 // CHECK: call @__qnn_kernel_dw_{{.*}} : (memref<1x7x7x16xi8>, memref<2x3x3x16xi16>, memref<32xi32>, memref<1x5x5x2x16xi32>) -> ()
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 5, 5, 2, 3] [1, 1, 1, 1, 1]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x5x5x2x3xi32>) outs(%{{.*}} : tensor<1x5x5x3x2xi32>) permutation = [0, 1, 2, 4, 3]

@@ -17,10 +17,13 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
 // The input is padded with its zero point: 1 row/column before, one
 // channel after; the packed weights hold w - wzp = 80 as i16 (zero in the
 // padded channel and output channels); the result is sliced back to 5.
+// The padding is a fill with izp = 131 (-125 as i8) and a copy into the
+// interior slice (bufferized in place, no strided memref.copy).
 // CALL-LABEL: func.func @conv3x3
-// CALL: %[[PAD:.*]] = tensor.pad %arg0 low[0, 1, 1, 0] high[0, 0, 0, 1]
-// CALL: tensor.yield %{{.*}} : i8
-// CALL: tensor<1x6x6x7xi8> to tensor<1x7x7x8xi8>
+// CALL: %[[FILL:.*]] = linalg.fill ins(%c-125_i8 : i8) outs(%{{.*}} : tensor<1x7x7x8xi8>)
+// CALL: %[[SLICE:.*]] = tensor.extract_slice %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
+// CALL: %[[COPY:.*]] = linalg.copy ins(%arg0 : tensor<1x6x6x7xi8>) outs(%[[SLICE]] : tensor<1x6x6x7xi8>)
+// CALL: %[[PAD:.*]] = tensor.insert_slice %[[COPY]] into %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
 // CALL: %[[XB:.*]] = bufferization.to_buffer %[[PAD]] read_only
 // CALL: call @[[K:__qnn_kernel_int16[_0-9a-z]*]](%[[XB]], %{{.*}}, %{{.*}}, %[[OUT:.*]]) : (memref<1x7x7x8xi8>, memref<1x3x3x4x16xi16>, memref<8xi32>, memref<1x3x3x8xi32>) -> ()
 // CALL: %[[T:.*]] = bufferization.to_tensor %[[OUT]]
