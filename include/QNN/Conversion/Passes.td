@@ -98,4 +98,16 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
   ];
 }
 
+def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
+  let summary = "Turn strided memref.copy into linalg.copy";
+  let description = [{
+    Rewrites `memref.copy` whose source or target has a non-identity layout
+    (slices of padded or concatenated buffers) into `linalg.copy`, which
+    convert-linalg-to-loops lowers to loops that LLVM optimizes; otherwise
+    the copy becomes a call of the runtime's generic `memrefCopy`, which
+    copies element by element. Contiguous copies stay `memref.copy`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // QNN_CONVERSION_PASSES_TD

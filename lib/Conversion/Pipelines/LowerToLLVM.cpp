@@ -26,7 +26,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       "function-boundary-type-conversion=identity-layout-map},"
       "buffer-results-to-out-params{{hoist-static-allocs "
       "modify-public-functions},"
-      "func.func(convert-linalg-to-loops),"
+      "func.func(qnn-copies-to-linalg,convert-linalg-to-loops),"
       "buffer-deallocation-pipeline,qnn-materialize-conv-kernels{{emulate-vnni="
       "{1}},"
       "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
