@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <mutex>
 
@@ -51,6 +52,29 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
     registerQNNConversions();
   });
 
+  // Refuse targets whose instructions this CPU lacks: running them would
+  // end in SIGILL.
+  {
+    SmallVector<StringRef> needed;
+    if (options.target == "avx512-vnni" && !options.emulateVNNI)
+      needed = {"avx512f", "avx512bw", "avx512vnni"};
+    else if (options.target == "int16")
+      needed = {"avx2"};
+    else if (options.target == "int16-avx512bw")
+      needed = {"avx512f", "avx512bw"};
+    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+    for (StringRef feature : needed)
+      if (!host.lookup(feature))
+        return makeError("target '" + options.target +
+                         "' needs the CPU "
+                         "feature " +
+                         feature + ", which this CPU lacks" +
+                         (options.target == "avx512-vnni"
+                              ? " (emulateVNNI computes the same integers "
+                                "with generic vector code)"
+                              : ""));
+  }
+
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   result->entry = options.entry;
   auto func = module->lookupSymbol<func::FuncOp>(options.entry);
@@ -75,6 +99,7 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   PassManager pm(module->getContext());
   LowerToLLVMOptions lowerOptions;
   lowerOptions.target = options.target;
+  lowerOptions.emulateVNNI = options.emulateVNNI;
   if (failed(buildLowerToLLVMPipeline(pm, lowerOptions)))
     return makeError("cannot build the lowering pipeline");
   if (failed(pm.run(*module)))

@@ -1,4 +1,5 @@
-//===- qnn-jit.cpp - compile a qnn program in process and run it -----------===//
+//===- qnn-jit.cpp - compile a qnn program in process and run it
+//-----------===//
 //
 // A small driver of the QNNCompiler API: parses a module, compiles it for a
 // target, fills the entry function's inputs with deterministic
@@ -17,6 +18,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -30,22 +32,35 @@ static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input.mlir>"),
                                             llvm::cl::Required);
 static llvm::cl::opt<std::string> target("target",
-                                         llvm::cl::desc("generic, avx512-vnni "
-                                                        "or int16"),
+                                         llvm::cl::desc("generic, avx512-vnni, "
+                                                        "int16, int16-avx512bw "
+                                                        "or loops"),
                                          llvm::cl::init("generic"));
 static llvm::cl::opt<std::string>
     compareTarget("compare-target",
                   llvm::cl::desc("also run this target and require "
                                  "identical outputs"),
                   llvm::cl::init(""));
-static llvm::cl::opt<std::string> entry("entry",
-                                        llvm::cl::desc("entry function"),
-                                        llvm::cl::init("main"));
+static llvm::cl::opt<bool>
+    emulateVNNI("emulate-vnni",
+                llvm::cl::desc("compute vpdpbusd with generic vector code "
+                               "(avx512-vnni on CPUs without AVX512-VNNI)"),
+                llvm::cl::init(false));
+static llvm::cl::opt<std::string>
+    entry("entry", llvm::cl::desc("entry function"), llvm::cl::init("main"));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("input data seed"),
                                     llvm::cl::init(1));
 static llvm::cl::opt<unsigned>
     repeat("repeat", llvm::cl::desc("run N times and print the median time"),
            llvm::cl::init(0));
+static llvm::cl::list<std::string>
+    inputFiles("input",
+               llvm::cl::desc("raw input buffer (one per entry argument, in "
+                              "order) instead of pseudo-random data"));
+static llvm::cl::list<std::string>
+    outputFiles("output",
+                llvm::cl::desc("write the raw outputs (one file per result, "
+                               "in order)"));
 static llvm::cl::opt<bool> quiet("quiet",
                                  llvm::cl::desc("do not print the outputs"),
                                  llvm::cl::init(false));
@@ -70,9 +85,9 @@ static void fillInputs(Buffers &buffers, ArrayRef<RankedTensorType> types) {
     if (isa<FloatType>(type.getElementType())) {
       auto *data = reinterpret_cast<float *>(buffer.data());
       for (int64_t i = 0, e = type.getNumElements(); i < e; ++i)
-        data[i] = static_cast<float>(static_cast<int32_t>(next() % 2001) -
-                                     1000) /
-                  250.0f;
+        data[i] =
+            static_cast<float>(static_cast<int32_t>(next() % 2001) - 1000) /
+            250.0f;
       continue;
     }
     for (char &byte : buffer)
@@ -121,13 +136,13 @@ compileFile(MLIRContext &context, StringRef targetName) {
   if (!file)
     return llvm::createStringError(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  OwningOpRef<ModuleOp> module =
-      parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return llvm::createStringError("cannot parse " + inputFile);
   CompileOptions options;
   options.target = targetName.str();
   options.entry = entry;
+  options.emulateVNNI = emulateVNNI;
   return CompiledModule::compile(std::move(module), options);
 }
 
@@ -159,9 +174,47 @@ int main(int argc, char **argv) {
   }
   Buffers inputs = allocate((*compiled)->getInputTypes());
   fillInputs(inputs, (*compiled)->getInputTypes());
+  if (!inputFiles.empty()) {
+    if (inputFiles.size() != inputs.size()) {
+      llvm::errs() << "error: " << inputs.size() << " inputs expected, "
+                   << inputFiles.size() << " given\n";
+      return 1;
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      std::string error;
+      auto file = openInputFile(inputFiles[i], &error);
+      if (!file) {
+        llvm::errs() << "error: " << error << "\n";
+        return 1;
+      }
+      if (file->getBufferSize() != inputs[i].size()) {
+        llvm::errs() << "error: " << inputFiles[i] << " has "
+                     << file->getBufferSize() << " bytes, input " << i
+                     << " needs " << inputs[i].size() << "\n";
+        return 1;
+      }
+      std::memcpy(inputs[i].data(), file->getBufferStart(), inputs[i].size());
+    }
+  }
   Buffers outputs = allocate((*compiled)->getOutputTypes());
   if (runAll(**compiled, inputs, outputs))
     return 1;
+  if (!outputFiles.empty()) {
+    if (outputFiles.size() > outputs.size()) {
+      llvm::errs() << "error: only " << outputs.size() << " outputs\n";
+      return 1;
+    }
+    for (size_t i = 0; i < outputFiles.size(); ++i) {
+      std::string error;
+      auto file = openOutputFile(outputFiles[i], &error);
+      if (!file) {
+        llvm::errs() << "error: " << error << "\n";
+        return 1;
+      }
+      file->os().write(outputs[i].data(), outputs[i].size());
+      file->keep();
+    }
+  }
   if (!quiet)
     for (auto [buffer, type] :
          llvm::zip(outputs, (*compiled)->getOutputTypes()))
@@ -192,8 +245,8 @@ int main(int argc, char **argv) {
       return 1;
     for (size_t i = 0; i < outputs.size(); ++i) {
       if (outputs[i] != otherOutputs[i]) {
-        size_t bytes = getElementBytes(
-            (*compiled)->getOutputTypes()[i].getElementType());
+        size_t bytes =
+            getElementBytes((*compiled)->getOutputTypes()[i].getElementType());
         size_t first = 0;
         while (std::memcmp(outputs[i].data() + first,
                            otherOutputs[i].data() + first, bytes) == 0)
@@ -204,8 +257,8 @@ int main(int argc, char **argv) {
         return 1;
       }
     }
-    llvm::outs() << "identical outputs: " << target << " and "
-                 << compareTarget << "\n";
+    llvm::outs() << "identical outputs: " << target << " and " << compareTarget
+                 << "\n";
   }
   return 0;
 }

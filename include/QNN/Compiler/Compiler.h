@@ -1,4 +1,5 @@
-//===- Compiler.h - compile qnn programs to native code and run them -*- C++ -*-===//
+//===- Compiler.h - compile qnn programs to native code and run them -*- C++
+//-*-===//
 //
 // The in-process entry point of the backend: lower a module with the
 // qnn-lower-to-llvm pipeline, JIT it with mlir::ExecutionEngine, and call its
@@ -25,8 +26,12 @@ class DialectRegistry;
 namespace mlir::qnn {
 
 struct CompileOptions {
-  /// generic, avx512-vnni or int16 (see convert-qnn-to-linalg).
+  /// generic, avx512-vnni, int16, int16-avx512bw or loops (see
+  /// convert-qnn-to-linalg and docs/Lowering.md).
   std::string target = "generic";
+  /// Compute vpdpbusd with generic vector code (avx512-vnni target on CPUs
+  /// without AVX512-VNNI; exactly the same integers).
+  bool emulateVNNI = false;
   /// Name of the function to call.
   std::string entry = "main";
   /// LLVM optimization level (0-3).

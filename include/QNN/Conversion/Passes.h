@@ -28,8 +28,10 @@ namespace mlir::qnn {
 
 /// Options of the whole qnn -> LLVM pipeline.
 struct LowerToLLVMOptions {
-  /// generic, avx512-vnni or int16.
+  /// generic, avx512-vnni, int16, int16-avx512bw or loops.
   std::string target = "generic";
+  /// Emulate vpdpbusd with generic vector code (testing without VNNI).
+  bool emulateVNNI = false;
 };
 
 /// Appends qnn -> linalg, tosa -> linalg, one-shot bufferization (function

@@ -24,11 +24,15 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     `weight_zp != 0`. Multipliers are computed at compile time with
     `math::quantizeMultiplier`.
 
-    `target=avx512-vnni` lowers eligible pointwise (1x1, stride 1, NHWC)
-    convolutions and dense layers with constant `i8` weights of zero point 0,
-    `K % 4 == 0` and `O % 16 == 0` to a register-blocked `vpdpbusd` kernel
-    with weights pre-packed at compile time; every other operator takes the
-    generic path.
+    Convolutions (groups == 1 or depthwise, NHWC, static shapes) and dense
+    layers with constant weights are lowered to calls of register-blocked
+    vector kernels with weights pre-packed at compile time (bodies built by
+    qnn-materialize-conv-kernels): `target=avx512-vnni` uses `vpdpbusd`,
+    `target=int16` sign/zero-extends to i16 and uses AVX2 `vpmaddwd`,
+    `target=int16-avx512bw` its 512-bit form, `target=generic` portable
+    vector code; depthwise convolutions use a portable vector kernel on every
+    target. Other convolutions (grouped, NCHW, runtime weights) take the
+    `linalg.generic` path. `target=loops` keeps every op on that path.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -40,8 +44,70 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
   ];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"generic\"",
-           "Code generation target: generic, avx512-vnni or int16">
+           "Code generation target: generic, avx512-vnni, int16, int16-avx512bw "
+           "or loops">
   ];
+}
+
+def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
+  let summary = "Build the bodies of the convolution / dense vector kernels";
+  let description = [{
+    `convert-qnn-to-linalg` with a kernel target calls kernels that it only
+    declares (attribute `qnn.conv_kernel`, see ConvKernels.cpp), so that
+    bufferization and buffer deallocation never see the vector intrinsics.
+    This pass, run on memrefs, gives each declaration its body: a tile of
+    4 rows x up to 4 blocks of i32 accumulator vectors carried through the
+    (kh, kw, c) reduction loops as scf.for iter_args, one
+    `llvm.x86.avx512.vpdpbusd.512` (avx512-vnni), `llvm.x86.avx2.pmadd.wd`
+    (int16), `llvm.x86.avx512.pmaddw.d.512` (int16-avx512bw) or generic
+    multiply-add (generic, depthwise) per tile entry and step of K.
+    Kernels with intrinsics get the `target_features` they need.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect"
+  ];
+  let options = [
+    Option<"emulateVNNI", "emulate-vnni", "bool", /*default=*/"false",
+           "Compute each vpdpbusd with generic vector operations (exactly the "
+           "same integers), to test the VNNI kernels on CPUs without "
+           "AVX512-VNNI">
+  ];
+}
+
+def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
+  let summary = "Tile and vectorize elementwise linalg.generic ops";
+  let description = [{
+    Tiles every elementwise `linalg.generic` on tensors with static shapes
+    (all loops parallel: requantize epilogues, bias additions, clamps,
+    lookup-table activations, binary ops) along its innermost dimension by
+    `width` lanes (the whole dimension when it is at most `width`, else the
+    largest power of two >= 4 dividing it) and vectorizes each tile with the
+    upstream linalg vectorizer; lookup tables become `vector.gather`. Ops
+    that do not qualify or that the vectorizer rejects are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::linalg::LinalgDialect"
+  ];
+  let options = [
+    Option<"width", "width", "int64_t", /*default=*/"16",
+           "Maximal number of lanes of a tile">
+  ];
+}
+
+def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
+  let summary = "Turn strided memref.copy into linalg.copy";
+  let description = [{
+    Rewrites `memref.copy` whose source or target has a non-identity layout
+    (slices of padded or concatenated buffers) into `linalg.copy`, which
+    convert-linalg-to-loops lowers to loops that LLVM optimizes; otherwise
+    the copy becomes a call of the runtime's generic `memrefCopy`, which
+    copies element by element. Contiguous copies stay `memref.copy`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
 #endif // QNN_CONVERSION_PASSES_TD

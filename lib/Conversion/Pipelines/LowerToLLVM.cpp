@@ -1,4 +1,5 @@
-//===- LowerToLLVM.cpp - the qnn -> LLVM dialect pipeline ------------------===//
+//===- LowerToLLVM.cpp - the qnn -> LLVM dialect pipeline
+//------------------===//
 
 #include "QNN/Conversion/Passes.h"
 
@@ -9,9 +10,10 @@
 
 using namespace mlir;
 
-LogicalResult
-qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
-                              const LowerToLLVMOptions &options) {
+LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
+                                            const LowerToLLVMOptions &options) {
+  // Elementwise chains (bias add, requantize, clamp, activations) are
+  // fused into one linalg.generic and vectorized before bufferization.
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.
@@ -19,25 +21,40 @@ qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       "convert-qnn-to-linalg{{target={0}},"
       "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
       "tosa-to-tensor),"
-      "canonicalize,"
+      "canonicalize,{2}"
       "one-shot-bufferize{{bufferize-function-boundaries "
       "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-results-to-out-params{{hoist-static-allocs modify-public-functions},"
-      "func.func(convert-linalg-to-loops),"
-      "buffer-deallocation-pipeline,"
-      "lower-affine,convert-scf-to-cf,expand-strided-metadata,"
-      "convert-vector-to-llvm,finalize-memref-to-llvm,convert-math-to-llvm,"
+      "buffer-results-to-out-params{{hoist-static-allocs "
+      "modify-public-functions},"
+      "func.func(qnn-copies-to-linalg,convert-linalg-to-loops),"
+      "buffer-deallocation-pipeline,qnn-materialize-conv-kernels{{emulate-vnni="
+      "{1}},"
+      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+      "convert-vector-to-llvm,convert-ub-to-llvm,finalize-memref-to-llvm,"
+      "convert-math-to-llvm,"
       "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
       "convert-func-to-llvm,reconcile-unrealized-casts",
-      options.target);
+      options.target, options.emulateVNNI ? "true" : "false",
+      // target=loops keeps the scalar loops of every op (the simplest
+      // path, to compare the others with).
+      options.target == "loops"
+          ? ""
+          : "linalg-fuse-elementwise-ops,qnn-vectorize-elementwise,"
+            "canonicalize,");
   return parsePassPipeline(pipeline, pm);
 }
 
 namespace {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
-  Option<std::string> target{*this, "target",
-                             llvm::cl::desc("generic, avx512-vnni or int16"),
-                             llvm::cl::init("generic")};
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("generic, avx512-vnni, int16, int16-avx512bw or loops"),
+      llvm::cl::init("generic")};
+  Option<bool> emulateVNNI{
+      *this, "emulate-vnni",
+      llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "
+                     "CPUs without AVX512-VNNI)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -49,6 +66,7 @@ void qnn::registerLowerToLLVMPipeline() {
       [](OpPassManager &pm, const PipelineOptions &options) {
         qnn::LowerToLLVMOptions opts;
         opts.target = options.target;
+        opts.emulateVNNI = options.emulateVNNI;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

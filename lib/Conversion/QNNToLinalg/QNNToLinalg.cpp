@@ -1,4 +1,5 @@
-//===- QNNToLinalg.cpp - qnn operators to exact integer linalg code --------===//
+//===- QNNToLinalg.cpp - qnn operators to exact integer linalg code
+//--------===//
 //
 // Every pattern here generates code that computes the integers of
 // QNN/Utils/QuantMath.h bit for bit; the compile-time constants (multipliers,
@@ -34,12 +35,12 @@ namespace qmath = mlir::qnn::math;
 // Scalar arithmetic emitted inside linalg bodies
 //===----------------------------------------------------------------------===//
 
-Value lowering::intConst(OpBuilder &b, Location loc, Type type,
-                         int64_t value) {
+Value lowering::intConst(OpBuilder &b, Location loc, Type type, int64_t value) {
   return arith::ConstantOp::create(
-      b, loc, IntegerAttr::get(type, APInt(type.getIntOrFloatBitWidth(), value,
-                                           /*isSigned=*/true,
-                                           /*implicitTrunc=*/true)));
+      b, loc,
+      IntegerAttr::get(type, APInt(type.getIntOrFloatBitWidth(), value,
+                                   /*isSigned=*/true,
+                                   /*implicitTrunc=*/true)));
 }
 
 /// Extends (or truncates) an integer to `type`, zero-extending when the
@@ -71,8 +72,8 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
   Value product = arith::MulIOp::create(
       b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier);
   Value zero64 = intConst(b, loc, i64, 0);
-  Value nonNegative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                            product, zero64);
+  Value nonNegative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, product, zero64);
   Value nudge = arith::SelectOp::create(b, loc, nonNegative,
                                         intConst(b, loc, i64, 1LL << 30),
                                         intConst(b, loc, i64, 1 - (1LL << 30)));
@@ -85,11 +86,11 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
   Value mask = arith::SubIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, one64, rightShift), one64);
   Value remainder = arith::AndIOp::create(b, loc, high, mask);
-  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                         high, zero64);
-  Value threshold = arith::AddIOp::create(
-      b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
-      arith::ExtUIOp::create(b, loc, i64, negative));
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, high, zero64);
+  Value threshold =
+      arith::AddIOp::create(b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
+                            arith::ExtUIOp::create(b, loc, i64, negative));
   Value roundUp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                         remainder, threshold);
   Value result = arith::AddIOp::create(
@@ -109,15 +110,15 @@ static Value emitSingleRoundingRescale(OpBuilder &b, Location loc, Value x,
   Value right = arith::AddIOp::create(
       b, loc, arith::ExtSIOp::create(b, loc, i128, rightShift),
       intConst(b, loc, i128, 31));
-  Value product = arith::MulIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, x128, left),
-      arith::ExtSIOp::create(b, loc, i128, multiplier));
+  Value product =
+      arith::MulIOp::create(b, loc, arith::ShLIOp::create(b, loc, x128, left),
+                            arith::ExtSIOp::create(b, loc, i128, multiplier));
   Value one = intConst(b, loc, i128, 1);
   Value round = arith::ShLIOp::create(
       b, loc, one, arith::SubIOp::create(b, loc, right, one));
   if (toNearest) {
-    Value negative = arith::CmpIOp::create(
-        b, loc, arith::CmpIPredicate::slt, product, intConst(b, loc, i128, 0));
+    Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                           product, intConst(b, loc, i128, 0));
     round = arith::SubIOp::create(
         b, loc, round, arith::ExtUIOp::create(b, loc, i128, negative));
   }
@@ -170,8 +171,8 @@ Value lowering::emptyFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
 
 static Value constTensor(OpBuilder &b, Location loc, Type elementType,
                          ArrayRef<int64_t> values) {
-  auto type = RankedTensorType::get({static_cast<int64_t>(values.size())},
-                                    elementType);
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, elementType);
   SmallVector<APInt> ints;
   for (int64_t v : values)
     ints.push_back(APInt(elementType.getIntOrFloatBitWidth(), v,
@@ -227,8 +228,7 @@ static std::optional<SmallVector<int64_t>> getConstantInts(Value value) {
   return result;
 }
 
-static SmallVector<utils::IteratorType>
-iterators(int parallel, int reduction) {
+static SmallVector<utils::IteratorType> iterators(int parallel, int reduction) {
   SmallVector<utils::IteratorType> result(parallel,
                                           utils::IteratorType::parallel);
   result.append(reduction, utils::IteratorType::reduction);
@@ -280,8 +280,8 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
       int64_t axis = static_cast<int64_t>(*op.getAxis());
       AffineMap channelMap = AffineMap::get(
           rank, 0, rewriter.getAffineDimExpr(axis), rewriter.getContext());
-      inputs.push_back(constTensor(rewriter, loc, rewriter.getI64Type(),
-                                   multipliers));
+      inputs.push_back(
+          constTensor(rewriter, loc, rewriter.getI64Type(), multipliers));
       inputs.push_back(
           constTensor(rewriter, loc, rewriter.getI32Type(), lefts));
       inputs.push_back(
@@ -343,8 +343,8 @@ static void addChannelTable(OpBuilder &b, Location loc, ArrayRef<T> values,
   if (values.size() <= 1)
     return;
   inputs.push_back(table);
-  maps.push_back(AffineMap::get(rank, 0, b.getAffineDimExpr(*axis),
-                                b.getContext()));
+  maps.push_back(
+      AffineMap::get(rank, 0, b.getAffineDimExpr(*axis), b.getContext()));
 }
 
 struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
@@ -369,10 +369,10 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
                       constTensorF32(rewriter, loc, scales));
     size_t zpIndex = inputs.size();
     if (zps.size() > 1)
-      addChannelTable(rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
-                      constTensor(rewriter, loc, rewriter.getI64Type(),
-                                  SmallVector<int64_t>(zps.begin(),
-                                                       zps.end())));
+      addChannelTable(
+          rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+          constTensor(rewriter, loc, rewriter.getI64Type(),
+                      SmallVector<int64_t>(zps.begin(), zps.end())));
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          outElement);
@@ -386,8 +386,8 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
                             : arith::ConstantOp::create(
                                   b, l, b.getF32FloatAttr(scales[0]))
                                   .getResult();
-          Value zp = zps.size() > 1 ? args[zpIndex]
-                                    : intConst(b, l, i64, zps[0]);
+          Value zp =
+              zps.size() > 1 ? args[zpIndex] : intConst(b, l, i64, zps[0]);
           Value scaled = mlir::math::RoundOp::create(
               b, l, arith::DivFOp::create(b, l, args[0], scale));
           // NaN quantizes to the zero point; out-of-range values are clamped
@@ -398,10 +398,12 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
           scaled = arith::SelectOp::create(b, l, isNan, zero, scaled);
           scaled = arith::MaximumFOp::create(
               b, l, scaled,
-              arith::ConstantOp::create(b, l, b.getF32FloatAttr(-1099511627776.0f)));
+              arith::ConstantOp::create(b, l,
+                                        b.getF32FloatAttr(-1099511627776.0f)));
           scaled = arith::MinimumFOp::create(
               b, l, scaled,
-              arith::ConstantOp::create(b, l, b.getF32FloatAttr(1099511627776.0f)));
+              arith::ConstantOp::create(b, l,
+                                        b.getF32FloatAttr(1099511627776.0f)));
           (void)f32;
           Value q = arith::AddIOp::create(
               b, l, arith::FPToSIOp::create(b, l, i64, scaled), zp);
@@ -435,10 +437,10 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
                       constTensorF32(rewriter, loc, scales));
     size_t zpIndex = inputs.size();
     if (zps.size() > 1)
-      addChannelTable(rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
-                      constTensor(rewriter, loc, rewriter.getI64Type(),
-                                  SmallVector<int64_t>(zps.begin(),
-                                                       zps.end())));
+      addChannelTable(
+          rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+          constTensor(rewriter, loc, rewriter.getI64Type(),
+                      SmallVector<int64_t>(zps.begin(), zps.end())));
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
     Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
                                          rewriter.getF32Type());
@@ -452,15 +454,14 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
                             : arith::ConstantOp::create(
                                   b, l, b.getF32FloatAttr(scales[0]))
                                   .getResult();
-          Value zp = zps.size() > 1 ? args[zpIndex]
-                                    : intConst(b, l, i64, zps[0]);
+          Value zp =
+              zps.size() > 1 ? args[zpIndex] : intConst(b, l, i64, zps[0]);
           Value q = extendTo(b, l, args[0], i64, inputUnsigned);
           Value centered = arith::TruncIOp::create(
               b, l, i32, arith::SubIOp::create(b, l, q, zp));
           Value real = arith::SIToFPOp::create(b, l, b.getF32Type(), centered);
-          linalg::YieldOp::create(b, l,
-                                  arith::MulFOp::create(b, l, scale, real)
-                                      .getResult());
+          linalg::YieldOp::create(
+              b, l, arith::MulFOp::create(b, l, scale, real).getResult());
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -479,9 +480,9 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (target == "avx512-vnni") {
-      FailureOr<Value> fast = lowerPointwiseConvVNNI(rewriter, op,
-                                                     adaptor.getInput());
+    if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
+      FailureOr<Value> fast =
+          lowerConvWithKernel(rewriter, op, adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
         return success();
@@ -581,8 +582,8 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
       SmallVector<int64_t> correction(outChannels);
       bool anyCorrection = false;
       for (int64_t o = 0; o < outChannels; ++o) {
-        correction[o] = static_cast<int32_t>(k * inputZp * weightZp -
-                                             inputZp * sums[o]);
+        correction[o] =
+            static_cast<int32_t>(k * inputZp * weightZp - inputZp * sums[o]);
         anyCorrection |= correction[o] != 0;
       }
       Value windowSum;
@@ -598,8 +599,8 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
         // is obtained by dropping d4 (kept as a unit-free dim).
         SmallVector<AffineExpr> inExprs7(4), sumExprs7;
         auto remap = [&](AffineExpr e) {
-          return e.replaceDims({d(0), d(1), d(2), d(3), d(3), d(4), d(5),
-                                d(6)});
+          return e.replaceDims(
+              {d(0), d(1), d(2), d(3), d(3), d(4), d(5), d(6)});
         };
         for (int i = 0; i < 4; ++i)
           inExprs7[i] = remap(inExprs[i]);
@@ -613,15 +614,16 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
             linalg::GenericOp::create(
                 rewriter, loc, TypeRange{sumInit.getType()},
                 ValueRange{input, window}, ValueRange{sumInit},
-                ArrayRef<AffineMap>{AffineMap::get(7, 0, inExprs7, ctx),
-                                    AffineMap::get(7, 0, {d(4), d(5), d(6)},
-                                                   ctx),
-                                    AffineMap::get(7, 0, sumExprs7, ctx)},
+                ArrayRef<AffineMap>{
+                    AffineMap::get(7, 0, inExprs7, ctx),
+                    AffineMap::get(7, 0, {d(4), d(5), d(6)}, ctx),
+                    AffineMap::get(7, 0, sumExprs7, ctx)},
                 iterators(4, 3),
                 [&](OpBuilder &b, Location l, ValueRange args) {
                   Value x = extendTo(b, l, args[0], i32, inUnsigned);
                   linalg::YieldOp::create(
-                      b, l, arith::AddIOp::create(b, l, args[2], x).getResult());
+                      b, l,
+                      arith::AddIOp::create(b, l, args[2], x).getResult());
                 })
                 .getResult(0);
       }
@@ -658,8 +660,7 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
                          v = arith::SubIOp::create(
                              b, l, v,
                              arith::MulIOp::create(
-                                 b, l, args[2],
-                                 intConst(b, l, i32, weightZp)));
+                                 b, l, args[2], intConst(b, l, i32, weightZp)));
                        linalg::YieldOp::create(b, l, v);
                      })
                      .getResult(0);
@@ -685,9 +686,9 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
   LogicalResult
   matchAndRewrite(DenseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (target == "avx512-vnni") {
+    if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
       FailureOr<Value> fast =
-          lowerDenseVNNI(rewriter, op, adaptor.getInput());
+          lowerDenseWithKernel(rewriter, op, adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
         return success();
@@ -712,29 +713,31 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
         getConstantInts(op.getWeight());
     bool decomposed = weights.has_value();
     Value acc = emptyFilled(rewriter, loc, {n, outChannels}, i32, 0);
-    Value result =
-        linalg::GenericOp::create(
-            rewriter, loc, TypeRange{acc.getType()},
-            ValueRange{adaptor.getInput(), adaptor.getWeight()},
-            ValueRange{acc},
-            ArrayRef<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
-                                AffineMap::get(3, 0, {d(1), d(2)}, ctx),
-                                AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
-            iterators(2, 1),
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Value x = extendTo(b, l, args[0], i32, inUnsigned);
-              Value w = extendTo(b, l, args[1], i32, wUnsigned);
-              if (!decomposed) {
-                x = arith::SubIOp::create(b, l, x,
-                                          intConst(b, l, i32, inputZp));
-                w = arith::SubIOp::create(b, l, w,
-                                          intConst(b, l, i32, weightZp));
-              }
-              Value p = arith::MulIOp::create(b, l, x, w);
-              linalg::YieldOp::create(
-                  b, l, arith::AddIOp::create(b, l, args[2], p).getResult());
-            })
-            .getResult(0);
+    Value
+        result =
+            linalg::GenericOp::create(
+                rewriter, loc, TypeRange{acc.getType()},
+                ValueRange{adaptor.getInput(), adaptor.getWeight()},
+                ValueRange{acc},
+                ArrayRef<AffineMap>{AffineMap::get(3, 0, {d(0), d(2)}, ctx),
+                                    AffineMap::get(3, 0, {d(1), d(2)}, ctx),
+                                    AffineMap::get(3, 0, {d(0), d(1)}, ctx)},
+                iterators(2, 1),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value x = extendTo(b, l, args[0], i32, inUnsigned);
+                  Value w = extendTo(b, l, args[1], i32, wUnsigned);
+                  if (!decomposed) {
+                    x = arith::SubIOp::create(b, l, x,
+                                              intConst(b, l, i32, inputZp));
+                    w = arith::SubIOp::create(b, l, w,
+                                              intConst(b, l, i32, weightZp));
+                  }
+                  Value p = arith::MulIOp::create(b, l, x, w);
+                  linalg::YieldOp::create(
+                      b, l,
+                      arith::AddIOp::create(b, l, args[2], p).getResult());
+                })
+                .getResult(0);
     if (decomposed) {
       SmallVector<int64_t> correction(outChannels);
       bool anyCorrection = false;
@@ -749,19 +752,20 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
       Value rowSum;
       if (weightZp != 0) {
         Value sumInit = emptyFilled(rewriter, loc, {n}, i32, 0);
-        rowSum = linalg::GenericOp::create(
-                     rewriter, loc, TypeRange{sumInit.getType()},
-                     ValueRange{adaptor.getInput()}, ValueRange{sumInit},
-                     ArrayRef<AffineMap>{AffineMap::get(2, 0, {d(0), d(1)}, ctx),
-                                         AffineMap::get(2, 0, {d(0)}, ctx)},
-                     iterators(1, 1),
-                     [&](OpBuilder &b, Location l, ValueRange args) {
-                       Value x = extendTo(b, l, args[0], i32, inUnsigned);
-                       linalg::YieldOp::create(
-                           b, l,
-                           arith::AddIOp::create(b, l, args[1], x).getResult());
-                     })
-                     .getResult(0);
+        rowSum =
+            linalg::GenericOp::create(
+                rewriter, loc, TypeRange{sumInit.getType()},
+                ValueRange{adaptor.getInput()}, ValueRange{sumInit},
+                ArrayRef<AffineMap>{AffineMap::get(2, 0, {d(0), d(1)}, ctx),
+                                    AffineMap::get(2, 0, {d(0)}, ctx)},
+                iterators(1, 1),
+                [&](OpBuilder &b, Location l, ValueRange args) {
+                  Value x = extendTo(b, l, args[0], i32, inUnsigned);
+                  linalg::YieldOp::create(
+                      b, l,
+                      arith::AddIOp::create(b, l, args[1], x).getResult());
+                })
+                .getResult(0);
       }
       if (anyCorrection || rowSum) {
         SmallVector<Value> inputs = {
@@ -773,9 +777,8 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
           maps.push_back(AffineMap::get(2, 0, {d(0)}, ctx));
         }
         maps.push_back(rewriter.getMultiDimIdentityMap(2));
-        Value init = tensor::EmptyOp::create(rewriter, loc,
-                                             ArrayRef<int64_t>{n, outChannels},
-                                             i32);
+        Value init = tensor::EmptyOp::create(
+            rewriter, loc, ArrayRef<int64_t>{n, outChannels}, i32);
         result = linalg::GenericOp::create(
                      rewriter, loc, TypeRange{init.getType()}, inputs,
                      ValueRange{init}, maps, iterators(2, 0),
@@ -785,8 +788,7 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
                          v = arith::SubIOp::create(
                              b, l, v,
                              arith::MulIOp::create(
-                                 b, l, args[2],
-                                 intConst(b, l, i32, weightZp)));
+                                 b, l, args[2], intConst(b, l, i32, weightZp)));
                        linalg::YieldOp::create(b, l, v);
                      })
                      .getResult(0);
@@ -804,8 +806,7 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
 // Pooling
 //===----------------------------------------------------------------------===//
 
-template <typename PoolOp>
-struct PoolLowering : OpConversionPattern<PoolOp> {
+template <typename PoolOp> struct PoolLowering : OpConversionPattern<PoolOp> {
   using OpConversionPattern<PoolOp>::OpConversionPattern;
   using OpAdaptor = typename PoolOp::Adaptor;
   static constexpr bool isAverage = std::is_same_v<PoolOp, AvgPool2DOp>;
@@ -879,8 +880,7 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
           int64_t w0 = x * strides[1] - padding[1];
           int64_t hs = std::min(h0 + kernel[0], ih) - std::max<int64_t>(h0, 0);
           int64_t ws = std::min(w0 + kernel[1], iw) - std::max<int64_t>(w0, 0);
-          counts.push_back(std::max<int64_t>(hs, 0) *
-                           std::max<int64_t>(ws, 0));
+          counts.push_back(std::max<int64_t>(hs, 0) * std::max<int64_t>(ws, 0));
         }
       Value countTensor = arith::ConstantOp::create(
           rewriter, loc,
@@ -901,11 +901,11 @@ struct PoolLowering : OpConversionPattern<PoolOp> {
               [&](OpBuilder &b, Location l, ValueRange args) {
                 Type i64 = b.getI64Type();
                 Value sum = args[0], count = args[1];
-                Value half = arith::DivSIOp::create(b, l, count,
-                                                    intConst(b, l, i64, 2));
-                Value nonNegative = arith::CmpIOp::create(
-                    b, l, arith::CmpIPredicate::sge, sum,
-                    intConst(b, l, i64, 0));
+                Value half =
+                    arith::DivSIOp::create(b, l, count, intConst(b, l, i64, 2));
+                Value nonNegative =
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, sum,
+                                          intConst(b, l, i64, 0));
                 Value numerator = arith::SelectOp::create(
                     b, l, nonNegative, arith::AddIOp::create(b, l, sum, half),
                     arith::SubIOp::create(b, l, sum, half));
@@ -960,8 +960,8 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     int32_t rhsZp = static_cast<int32_t>(op.getRhsZeroPoint());
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         storage);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
     auto mbqm = [](OpBuilder &b, Location l, Value x,
                    qmath::QuantizedMultiplier m) {
       return emitMultiplyByQuantizedMultiplier(
@@ -976,7 +976,7 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       Value out;
       if constexpr (std::is_same_v<BinaryOp, AddOp>) {
         qmath::AddParams p = qmath::computeAddParams(lhsScale, lhsZp, rhsScale,
-                                                   rhsZp, outScale, outZp);
+                                                     rhsZp, outScale, outZp);
         Value a = arith::ShLIOp::create(
             b, l,
             arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
@@ -1042,17 +1042,17 @@ struct TableActivationLowering : OpConversionPattern<ActOp> {
     else
       fn = [](float x) { return std::tanh(x); };
     std::array<int32_t, 256> table = qmath::buildLookupTable(
-        !isUnsignedElement(inputType),
-        op.getInputScale().convertToFloat(),
+        !isUnsignedElement(inputType), op.getInputScale().convertToFloat(),
         static_cast<int32_t>(op.getInputZeroPoint()),
         op.getOutputScale().convertToFloat(),
         static_cast<int32_t>(op.getOutputZeroPoint()), fn);
     Type storage = signless(resultType.getElementType());
-    Value tableTensor = constTensor(
-        rewriter, loc, storage, SmallVector<int64_t>(table.begin(), table.end()));
+    Value tableTensor =
+        constTensor(rewriter, loc, storage,
+                    SmallVector<int64_t>(table.begin(), table.end()));
     int64_t rank = resultType.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         storage);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{init.getType()},
         ValueRange{adaptor.getInput()}, ValueRange{init},
@@ -1094,8 +1094,8 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
     int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank();
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         storage);
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{init.getType()},
         ValueRange{adaptor.getInput()}, ValueRange{init},
@@ -1109,14 +1109,13 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
           Value positive = arith::CmpIOp::create(
               b, l, arith::CmpIPredicate::sge, x, intConst(b, l, i32, 0));
           auto pick = [&](int64_t a, int64_t c, Type t) {
-            return arith::SelectOp::create(b, l, positive,
-                                           intConst(b, l, t, a),
+            return arith::SelectOp::create(b, l, positive, intConst(b, l, t, a),
                                            intConst(b, l, t, c))
                 .getResult();
           };
           Value m = pick(identity.multiplier, alphaM.multiplier, i64);
-          Value left = pick(std::max(identity.shift, 0),
-                            std::max(alphaM.shift, 0), i32);
+          Value left =
+              pick(std::max(identity.shift, 0), std::max(alphaM.shift, 0), i32);
           Value right = pick(std::max(-identity.shift, 0),
                              std::max(-alphaM.shift, 0), i64);
           Value y = arith::AddIOp::create(
@@ -1149,8 +1148,8 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
     float outScale = op.getOutputScale().convertToFloat();
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank(), axis = op.getAxis();
-    Value result = tensor::EmptyOp::create(rewriter, loc,
-                                           resultType.getShape(), storage);
+    Value result =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
     int64_t offset = 0;
     for (auto [i, input] : llvm::enumerate(adaptor.getInputs())) {
       auto type = cast<RankedTensorType>(input.getType());
@@ -1160,8 +1159,8 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
       if (scale != outScale || zp != outZp) {
         qmath::QuantizedMultiplier m = qmath::quantizeMultiplier(
             static_cast<double>(scale) / static_cast<double>(outScale));
-        Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                             storage);
+        Value init =
+            tensor::EmptyOp::create(rewriter, loc, type.getShape(), storage);
         part = linalg::GenericOp::create(
                    rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
                    ValueRange{init},
@@ -1186,8 +1185,8 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
                    .getResult(0);
       }
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, unitStrides(rank,
-                                                   rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes,
+          unitStrides(rank, rewriter.getIndexAttr(1));
       for (int64_t dim : type.getShape())
         sizes.push_back(rewriter.getIndexAttr(dim));
       offsets[axis] = rewriter.getIndexAttr(offset);
@@ -1231,8 +1230,8 @@ struct UnsignedCastLowering : OpConversionPattern<tosa::CastOp> {
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
                             rewriter.getMultiDimIdentityMap(rank)},
         iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(
-              b, l, extendTo(b, l, args[0], storage, inUnsigned));
+          linalg::YieldOp::create(b, l,
+                                  extendTo(b, l, args[0], storage, inUnsigned));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();
@@ -1297,8 +1296,7 @@ struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
 /// Any other operation: recreate it with signless types, regions included.
 struct GenericRetyping : ConversionPattern {
   GenericRetyping(const TypeConverter &converter, MLIRContext *ctx)
-      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0,
-                          ctx) {}
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, ctx) {}
 
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
@@ -1332,10 +1330,11 @@ struct ConvertQNNToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    if (target != "generic" && target != "avx512-vnni" && target != "int16") {
+    if (target != "loops" && !flavorForTarget(target)) {
       getOperation().emitError()
           << "unknown target '" << target
-          << "'; expected generic, avx512-vnni or int16";
+          << "'; expected generic, avx512-vnni, int16, int16-avx512bw or "
+             "loops";
       return signalPassFailure();
     }
     MLIRContext *ctx = &getContext();
@@ -1347,8 +1346,7 @@ struct ConvertQNNToLinalgPass
     IRRewriter rewriter(ctx);
     for (linalg::AggregatedOpInterface op : aggregated) {
       rewriter.setInsertionPoint(op);
-      FailureOr<SmallVector<Value>> results =
-          op.decomposeOperation(rewriter);
+      FailureOr<SmallVector<Value>> results = op.decomposeOperation(rewriter);
       if (failed(results)) {
         op->emitError("cannot decompose this operation for lowering");
         return signalPassFailure();
@@ -1358,12 +1356,10 @@ struct ConvertQNNToLinalgPass
 
     TypeConverter converter;
     converter.addConversion([](Type type) { return type; });
-    converter.addConversion([](IntegerType type) -> Type {
-      return signless(type);
-    });
-    converter.addConversion([](RankedTensorType type) -> Type {
-      return signlessTensor(type);
-    });
+    converter.addConversion(
+        [](IntegerType type) -> Type { return signless(type); });
+    converter.addConversion(
+        [](RankedTensorType type) -> Type { return signlessTensor(type); });
     converter.addConversion([](MemRefType type) -> Type {
       return MemRefType::get(type.getShape(), signless(type.getElementType()),
                              type.getLayout(), type.getMemorySpace());

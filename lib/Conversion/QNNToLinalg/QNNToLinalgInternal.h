@@ -1,11 +1,14 @@
-//===- QNNToLinalgInternal.h - shared pieces of the qnn lowering -*- C++ -*-===//
+//===- QNNToLinalgInternal.h - shared pieces of the qnn lowering -*- C++
+//-*-===//
 
 #ifndef QNN_LIB_CONVERSION_QNNTOLINALG_INTERNAL_H
 #define QNN_LIB_CONVERSION_QNNTOLINALG_INTERNAL_H
 
 #include "QNN/IR/QNNOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::qnn::lowering {
@@ -14,8 +17,7 @@ namespace mlir::qnn::lowering {
 Value intConst(OpBuilder &b, Location loc, Type type, int64_t value);
 
 /// Integer resize with zero extension for unsigned storage.
-Value extendTo(OpBuilder &b, Location loc, Value v, Type type,
-               bool isUnsigned);
+Value extendTo(OpBuilder &b, Location loc, Value v, Type type, bool isUnsigned);
 
 /// TFLite's MultiplyByQuantizedMultiplier on an i32 value; see QuantMath.
 Value emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc, Value x,
@@ -29,13 +31,54 @@ RankedTensorType signlessTensor(RankedTensorType type);
 Value emptyFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Type elementType, int64_t fill);
 
-/// AVX512-VNNI lowering of a pointwise convolution / dense layer, or
-/// failure (nothing created) when the op is not eligible. `input` is the
-/// signless input.
-FailureOr<Value> lowerPointwiseConvVNNI(RewriterBase &rewriter, Conv2DOp op,
-                                        Value input);
-FailureOr<Value> lowerDenseVNNI(RewriterBase &rewriter, DenseOp op,
-                                Value input);
+/// The instruction a convolution kernel is built around (see
+/// ConvKernels.cpp).
+enum class KernelFlavor : int64_t {
+  Generic = 0,
+  Int16 = 1,
+  Int16AVX512 = 2,
+  VNNI = 3,
+  Depthwise = 4,
+};
+
+/// The kernel flavor of a `target` option value, if it names one.
+std::optional<KernelFlavor> flavorForTarget(StringRef target);
+
+/// Everything the body of a kernel depends on; stored on the kernel's
+/// declaration as attribute `qnn.conv_kernel`.
+struct KernelSpec {
+  KernelFlavor flavor = KernelFlavor::Generic;
+  /// Padded input [n, hp, wp, cp], output [n, oh, ow, op].
+  int64_t n = 1, hp = 1, wp = 1, cp = 1, oh = 1, ow = 1;
+  int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, op = 1;
+  bool inputSigned = true;
+  /// Input zero point (int16, generic, depthwise).
+  int64_t izp = 0;
+  /// VNNI only: coefficient of the activation row sum.
+  int64_t d = 0;
+  /// Depthwise only: channel multiplier.
+  int64_t mult = 1;
+
+  /// Values of K per instruction step and output channels per vector.
+  int64_t kGroup() const;
+  int64_t lanes() const;
+  DenseI64ArrayAttr toAttr(MLIRContext *ctx) const;
+  static FailureOr<KernelSpec> fromAttr(DenseI64ArrayAttr attr);
+};
+
+constexpr llvm::StringLiteral kKernelAttrName = "qnn.conv_kernel";
+
+/// Lowers a convolution (groups == 1 or depthwise, NHWC, static shapes,
+/// constant weights) / a dense layer with constant weights to a kernel
+/// call, or fails without creating anything. `input` is the signless input.
+FailureOr<Value> lowerConvWithKernel(RewriterBase &rewriter, Conv2DOp op,
+                                     Value input, KernelFlavor flavor);
+FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter, DenseOp op,
+                                      Value input, KernelFlavor flavor);
+
+/// Gives the kernel declaration `func` its body.
+void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
+                         const KernelSpec &spec, bool emulateVNNI);
 
 } // namespace mlir::qnn::lowering
 

@@ -274,10 +274,9 @@ def case_conv(args):
     emit(model_args, body, oshape, t, res)
 
 
-def case_dense(t, wzp, izp):
+def case_dense(t, wzp, izp, K=20, N=3, O=6):
     """Fully connected layer, per-channel requantize."""
     rng = Rng(77 + wzp)
-    N, K, O = 3, 20, 6
     lo, hi = storage(t)
     x = rng.ints(N * K, lo, hi)
     w = rng.ints(O * K, lo if t == "ui8" else -127, hi)
@@ -462,6 +461,123 @@ def case_quantize_roundtrip(t):
     emit([("x", [n], t, x)], [l.replace("%%", "%") for l in body], [n], t, res)
 
 
+def case_pointwise(t, H, W, C, O, izp, klayout="OHWI"):
+    """1x1 convolution with int8 weights (zero point 0), per-channel
+    requantize: the shape the avx512-vnni target lowers to vpdpbusd."""
+    rng = Rng(C * 1000 + O + H)
+    lo, hi = storage(t)
+    xs = [1, H, W, C]
+    wsh = [O, 1, 1, C] if klayout == "OHWI" else [1, 1, C, O]
+    x = rng.ints(H * W * C, lo, hi)
+    w = rng.ints(O * C, -127, 127)
+    acc, oshape = conv2d(x, xs, w, wsh, izp, 0, [1, 1], [0, 0, 0, 0], [1, 1],
+                         1, "NHWC", klayout)
+    in_scale, out_scale = f32(0.05), f32(0.4)
+    w_scales = [f32(0.002 * (1 + i % 5)) for i in range(O)]
+    prods = [in_scale * ws for ws in w_scales]
+    out_zp = lo + 120
+    res = [requantize(a, prods[i % O], 0, out_scale, out_zp, t)
+           for i, a in enumerate(acc)]
+    attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, "
+             "groups = 1 : i64, input_scale = %s : f32, input_zero_point = %d : i32, "
+             "kernel_layout = #qnn.kernel_layout<%s>, padding = array<i64: 0, 0, 0, 0>, "
+             "strides = array<i64: 1, 1>, weight_scale = array<f32: %s>, "
+             "weight_zero_point = 0 : i32}") % (
+        fmt_f(in_scale), izp, klayout, ", ".join(map(fmt_f, w_scales)))
+    body = [
+        "%%w = arith.constant %s" % dense_str(w, wsh, "i8"),
+        "%%acc = qnn.conv2d %%x, %%w %s : (%s, %s) -> %s" % (
+            attrs, ttype(xs, t), ttype(wsh, "i8"), ttype(oshape, "i32")),
+        ("%%y = qnn.requantize %%acc {axis = 3 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = %d : i32} : %s -> %s") % (
+            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp,
+            ttype(oshape, "i32"), ttype(oshape, t)),
+        "return %%y : %s" % ttype(oshape, t),
+    ]
+    emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
+
+
+def case_random_conv(seed):
+    """A convolution with random shape and parameters (NHWC): kernel 1x1,
+    3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
+    (with a depth multiplier), odd channel counts; u8 per-tensor with a
+    weight zero point or i8 per-channel, + bias, requantize with a fused
+    clamp range. The same seed gives the same case."""
+    rng = Rng(1000003 * seed + 17)
+    for _ in range(seed % 5):
+        rng.next()
+    pick = lambda xs: xs[rng.next() % len(xs)]
+    t = "ui8" if seed % 2 else "i8"
+    depthwise = rng.next() % 3 == 0
+    kh, kw = pick([(1, 1), (3, 3), (3, 3), (5, 5), (1, 3)])
+    sh, sw = pick([(1, 1), (2, 2), (2, 1)])
+    dil = pick([(1, 1), (1, 1), (2, 2)])
+    H, W = 3 + rng.next() % 9, 3 + rng.next() % 9
+    C = 1 + rng.next() % (24 if depthwise else 40)
+    mult = pick([1, 1, 2, 3]) if depthwise else 1
+    O = C * mult if depthwise else 1 + rng.next() % 40
+    groups = C if depthwise else 1
+    pads = [rng.next() % (kh if kh > 1 else 1), rng.next() % (kw if kw > 1 else 1),
+            rng.next() % kh, rng.next() % kw]
+    while (H + pads[0] + pads[2] - dil[0] * (kh - 1) - 1) < 0:
+        H += 1
+    while (W + pads[1] + pads[3] - dil[1] * (kw - 1) - 1) < 0:
+        W += 1
+    xs = [1, H, W, C]
+    cg = C // groups
+    wsh = [O, kh, kw, cg] if not depthwise else [1, kh, kw, O]
+    klayout = "OHWI" if not depthwise else "IHWO"
+    lo, hi = storage(t)
+    x = rng.ints(H * W * C, lo, hi)
+    if t == "ui8":
+        w = rng.ints(O * kh * kw * cg, 0, 255)
+        izp, wzp = rng.next() % 256, rng.next() % 256
+        w_scales = [f32(0.003)]
+    else:
+        w = rng.ints(O * kh * kw * cg, -127, 127)
+        izp, wzp = -128 + rng.next() % 256, 0
+        w_scales = [f32(0.001 * (1 + rng.next() % 7)) for _ in range(O)]
+    acc, oshape = conv2d(x, xs, w, wsh, izp, wzp, [sh, sw], pads, dil, groups,
+                         "NHWC", klayout)
+    bias = rng.ints(O, -3000, 3000)
+    in_scale, out_scale = f32(0.02), f32(0.05 + 0.01 * (rng.next() % 10))
+    prods = [in_scale * w_scales[i % len(w_scales)] for i in range(O)]
+    out_zp = lo + rng.next() % 200
+    clamp_lo, clamp_hi = lo + rng.next() % 30, hi - rng.next() % 30
+    res = [max(clamp_lo, min(clamp_hi, requantize(wrap32(a + bias[i % O]),
+                                                    prods[i % O], 0, out_scale,
+                                                    out_zp, t)))
+           for i, a in enumerate(acc)]
+    attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: %d, %d>, "
+             "groups = %d : i64, input_scale = %s : f32, input_zero_point = %d : i32, "
+             "kernel_layout = #qnn.kernel_layout<%s>, padding = array<i64: %s>, "
+             "strides = array<i64: %d, %d>, weight_scale = array<f32: %s>, "
+             "weight_zero_point = %d : i32}") % (
+        dil[0], dil[1], groups, fmt_f(in_scale), izp, klayout,
+        ", ".join(map(str, pads)), sh, sw, ", ".join(map(fmt_f, w_scales)), wzp)
+    bshape = [1, 1, 1, O]
+    clamp_attr = ("min_val = %d : %s, max_val = %d : %s" % (
+        clamp_lo, t, clamp_hi, t))
+    body = [
+        "%%w = arith.constant %s" % dense_str(w, wsh, t),
+        "%%b = arith.constant %s" % dense_str(bias, bshape, "i32"),
+        "%%acc = qnn.conv2d %%x, %%w %s : (%s, %s) -> %s" % (
+            attrs, ttype(xs, t), ttype(wsh, t), ttype(oshape, "i32")),
+        "%%sum = tosa.add %%acc, %%b : (%s, %s) -> %s" % (
+            ttype(oshape, "i32"), ttype(bshape, "i32"), ttype(oshape, "i32")),
+        ("%%q = qnn.requantize %%sum {axis = 3 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = %d : i32} : %s -> %s") % (
+            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp,
+            ttype(oshape, "i32"), ttype(oshape, t)),
+        "%%y = tosa.clamp %%q {%s} : (%s) -> %s" % (
+            clamp_attr, ttype(oshape, t), ttype(oshape, t)),
+        "return %%y : %s" % ttype(oshape, t),
+    ]
+    emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
+
+
 CASES = {
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
@@ -470,6 +586,7 @@ CASES = {
     "conv_nhwc_ohwi_u8_weight_arg": lambda: case_conv(("NHWC", "OHWI", 2, [1, 1], "ui8", False)),
     "dense_u8_wzp": lambda: case_dense("ui8", 100, 7),
     "dense_i8": lambda: case_dense("i8", 0, -3),
+    "dense_i8_vnni_shape": lambda: case_dense("i8", 0, -3, 32, 5, 16),
     "requantize_tflite_i8": lambda: case_requantize("tflite", "i8"),
     "requantize_upward_i32": lambda: case_requantize("upward", "i32"),
     "requantize_tonearest_u8": lambda: case_requantize("tonearest", "ui8"),
@@ -487,7 +604,12 @@ CASES = {
     "mul_i8": lambda: case_binary("mul", "i8"),
     "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
     "quantize_roundtrip_i8": lambda: case_quantize_roundtrip("i8"),
+    "pointwise_i8": lambda: case_pointwise("i8", 3, 5, 32, 64, -9),
+    "pointwise_u8": lambda: case_pointwise("ui8", 2, 3, 8, 48, 131, "HWIO"),
+    "pointwise_i8_wide": lambda: case_pointwise("i8", 1, 7, 20, 32, 0),
 }
+for _seed in range(1, 25):
+    CASES["random_conv_%d" % _seed] = (lambda s: lambda: case_random_conv(s))(_seed)
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()

@@ -1,0 +1,847 @@
+//===- ConvKernels.cpp - vector kernels for convolutions and dense --------===//
+//
+// Convolutions (groups == 1, NHWC, constant weights) and dense layers with
+// constant weights are lowered to a call of a private kernel function that
+// works on buffers; its body is built after bufferization by
+// qnn-materialize-conv-kernels (buildConvKernelBody below), so that
+// bufferization and buffer deallocation never see vector intrinsics.
+//
+// A convolution is a GEMM over rows m = (n, oh, ow) and the reduction
+// k = (kh, kw, c):  out[m, o] = sum_k (x[m, k] - izp) * (w[o, k] - wzp).
+// The input is padded with izp (spatially, and along C up to a multiple of
+// the kernel's K group), so padded positions contribute exactly 0. The
+// kernel keeps a tile of 4 rows (consecutive ow) x NR blocks of B output
+// channels in vector registers as loop-carried values (scf.for iter_args)
+// through the whole (kh, kw, c) reduction and stores each accumulator once.
+//
+// Flavors (the per-step instruction):
+// - vnni: `llvm.x86.avx512.vpdpbusd.512`, 4 values of K per step, B = 16.
+//   The instruction multiplies unsigned bytes u by signed bytes w':
+//   u = x (+128 for s8 activations, xor 0x80), z = izp (+128); w' = w for s8
+//   weights, w - 128 for u8 weights, and d = 128 * [u8 weights] - wzp, so
+//   (x - izp)(w - wzp) = (u - z)(w' + d). Summed over k:
+//     sum u w' + d * sum u - z * sum w' - K z d.
+//   The last two terms are folded into a per-channel constant at compile
+//   time; the row sum `sum u` (only when d != 0) is one more vpdpbusd
+//   against a vector of ones.
+// - int16 / int16-avx512bw: x - izp and w - wzp are exact in i16; pairs of
+//   K are multiplied and added by `llvm.x86.avx2.pmadd.wd` (B = 8) or
+//   `llvm.x86.avx512.pmaddw.d.512` (B = 16).
+// - generic: x - izp broadcast as i32 times w - wzp (packed as i16),
+//   portable vector code, B = 8.
+// Depthwise convolutions (groups == C) use their own generic vector kernel
+// on every target: 16 channels per vector, 4 rows, taps as the reduction.
+//
+// Weights are packed at compile time as [O/B][KH][KW][C/kg][B x kg]: lane j
+// of block b holds w[B b + j, kh, kw, kg c .. kg c + kg - 1].
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNNToLinalgInternal.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::qnn;
+using namespace mlir::qnn::lowering;
+
+//===----------------------------------------------------------------------===//
+// Kernel descriptions
+//===----------------------------------------------------------------------===//
+
+int64_t KernelSpec::kGroup() const {
+  switch (flavor) {
+  case KernelFlavor::VNNI:
+    return 4;
+  case KernelFlavor::Int16:
+  case KernelFlavor::Int16AVX512:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+int64_t KernelSpec::lanes() const {
+  switch (flavor) {
+  case KernelFlavor::VNNI:
+  case KernelFlavor::Int16AVX512:
+  case KernelFlavor::Depthwise:
+    return 16;
+  default:
+    return 8;
+  }
+}
+
+std::optional<KernelFlavor> lowering::flavorForTarget(StringRef target) {
+  return llvm::StringSwitch<std::optional<KernelFlavor>>(target)
+      .Case("generic", KernelFlavor::Generic)
+      .Case("int16", KernelFlavor::Int16)
+      .Case("int16-avx512bw", KernelFlavor::Int16AVX512)
+      .Case("avx512-vnni", KernelFlavor::VNNI)
+      .Default(std::nullopt);
+}
+
+DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
+  return DenseI64ArrayAttr::get(ctx, {static_cast<int64_t>(flavor), n, hp, wp,
+                                      cp, oh, ow, kh, kw, sh, sw, dh, dw, op,
+                                      inputSigned ? 1 : 0, izp, d, mult});
+}
+
+FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
+  ArrayRef<int64_t> v = attr.asArrayRef();
+  if (v.size() != 18 || v[0] < 0 || v[0] > 4)
+    return failure();
+  KernelSpec s;
+  s.flavor = static_cast<KernelFlavor>(v[0]);
+  s.n = v[1], s.hp = v[2], s.wp = v[3], s.cp = v[4], s.oh = v[5];
+  s.ow = v[6], s.kh = v[7], s.kw = v[8], s.sh = v[9], s.sw = v[10];
+  s.dh = v[11], s.dw = v[12], s.op = v[13], s.inputSigned = v[14] != 0;
+  s.izp = v[15], s.d = v[16], s.mult = v[17];
+  for (size_t i = 1; i < v.size(); ++i)
+    if (i != 15 && i != 16 && v[i] < (i == 14 ? 0 : 1))
+      return failure();
+  if (s.cp % s.kGroup() != 0 || s.op % s.lanes() != 0 ||
+      (s.flavor == KernelFlavor::Depthwise && s.cp % 16 != 0))
+    return failure();
+  return s;
+}
+
+static const char *flavorName(KernelFlavor f) {
+  switch (f) {
+  case KernelFlavor::Generic:
+    return "generic";
+  case KernelFlavor::Int16:
+    return "int16";
+  case KernelFlavor::Int16AVX512:
+    return "int16_512";
+  case KernelFlavor::VNNI:
+    return "vnni";
+  case KernelFlavor::Depthwise:
+    return "dw";
+  }
+  return "";
+}
+
+static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+//===----------------------------------------------------------------------===//
+// Rewriting the ops into kernel calls
+//===----------------------------------------------------------------------===//
+
+static bool isUnsignedType(Type type) {
+  auto intType = dyn_cast<IntegerType>(getElementTypeOrSelf(type));
+  return intType && intType.isUnsigned();
+}
+
+static std::optional<SmallVector<int64_t>> constantInts(Value value) {
+  DenseIntElementsAttr attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return std::nullopt;
+  bool isUnsigned = isUnsignedType(value.getType());
+  SmallVector<int64_t> result;
+  result.reserve(attr.getNumElements());
+  for (const APInt &v : attr.getValues<APInt>())
+    result.push_back(isUnsigned ? static_cast<int64_t>(v.getZExtValue())
+                                : v.getSExtValue());
+  return result;
+}
+
+/// Pads an NHWC activation with `value`: `pads` = top, left, bottom, right
+/// and `extraC` channels at the end. Written as fill + linalg.copy into a
+/// slice of the filled tensor (bufferized in place, the copy lowered to
+/// loops) rather than tensor.pad, whose bufferized strided memref.copy is a
+/// runtime call that copies element by element.
+static Value padNHWC(OpBuilder &b, Location loc, Value input,
+                     ArrayRef<int64_t> pads, int64_t extraC, int64_t value) {
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0)
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] += pads[0] + pads[2];
+  shape[2] += pads[1] + pads[3];
+  shape[3] += extraC;
+  Type element = type.getElementType();
+  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
+  Value filled =
+      linalg::FillOp::create(b, loc, intConst(b, loc, element, value), empty)
+          .getResult(0);
+  SmallVector<OpFoldResult> offsets = {
+      b.getIndexAttr(0), b.getIndexAttr(pads[0]), b.getIndexAttr(pads[1]),
+      b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> sizes, ones(4, b.getIndexAttr(1));
+  for (int64_t d : type.getShape())
+    sizes.push_back(b.getIndexAttr(d));
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, filled, offsets, sizes, ones);
+  Value copied = linalg::CopyOp::create(b, loc, input, slice).getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, sizes,
+                                       ones);
+}
+
+static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,
+                                      const KernelSpec &s, Type weightElement,
+                                      int64_t weightBlocks,
+                                      ArrayRef<int64_t> weightShape,
+                                      ArrayRef<int64_t> outShape,
+                                      Location loc) {
+  std::string name = std::string("__qnn_kernel_") + flavorName(s.flavor);
+  for (int64_t v : s.toAttr(builder.getContext()).asArrayRef().drop_front())
+    name += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
+  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
+    return existing;
+  (void)weightBlocks;
+  MLIRContext *ctx = builder.getContext();
+  Type i8 = builder.getI8Type(), i32 = builder.getI32Type();
+  auto xType = MemRefType::get({s.n, s.hp, s.wp, s.cp}, i8);
+  auto wType = MemRefType::get(weightShape, weightElement);
+  auto cType = MemRefType::get({s.op}, i32);
+  auto outType = MemRefType::get(outShape, i32);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(
+      builder, loc, name,
+      FunctionType::get(ctx, {xType, wType, cType, outType}, {}));
+  func.setPrivate();
+  func->setAttr(kKernelAttrName, s.toAttr(ctx));
+  return func;
+}
+
+/// Emits the kernel call; returns the i32 output tensor of `outShape`.
+static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
+                            const KernelSpec &s, Value paddedInput,
+                            Value packedWeights, ArrayRef<int32_t> corr,
+                            ArrayRef<int64_t> outShape) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto wTensorType = cast<RankedTensorType>(packedWeights.getType());
+  func::FuncOp kernel =
+      getOrCreateKernel(b, module, s, wTensorType.getElementType(), 0,
+                        wTensorType.getShape(), outShape, loc);
+  Type i32 = b.getI32Type();
+  Value corrTensor = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(RankedTensorType::get({s.op}, i32),
+                             llvm::ArrayRef(corr)));
+  FunctionType type = kernel.getFunctionType();
+  Value xBuf = bufferization::ToBufferOp::create(
+      b, loc, type.getInput(0), paddedInput, /*read_only=*/true);
+  Value wBuf = bufferization::ToBufferOp::create(
+      b, loc, type.getInput(1), packedWeights, /*read_only=*/true);
+  Value cBuf =
+      bufferization::ToBufferOp::create(b, loc, type.getInput(2), corrTensor,
+                                        /*read_only=*/true);
+  auto outType = cast<MemRefType>(type.getInput(3));
+  Value outBuf =
+      memref::AllocOp::create(b, loc, outType, b.getI64IntegerAttr(64));
+  func::CallOp::create(b, loc, kernel, ValueRange{xBuf, wBuf, cBuf, outBuf});
+  return bufferization::ToTensorOp::create(
+      b, loc, RankedTensorType::get(outShape, i32), outBuf,
+      /*restrict=*/true, /*writable=*/true);
+}
+
+/// The GEMM-shaped kernel for a convolution given as x [N, H, W, C]
+/// (signless, NHWC) and weights w[o][kh][kw][c] (values, in their own
+/// signedness). Returns the [N, OH, OW, O] i32 result.
+static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
+                          KernelFlavor flavor, Value input, bool inUnsigned,
+                          bool wUnsigned, int64_t izp, int64_t wzp,
+                          ArrayRef<int64_t> w, int64_t o, int64_t kh,
+                          int64_t kw, ArrayRef<int64_t> pads,
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> dil) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
+          wd = inType.getDimSize(2), c = inType.getDimSize(3);
+  KernelSpec s;
+  s.flavor = flavor;
+  int64_t kg = s.kGroup(), lanes = s.lanes();
+  s.n = n;
+  s.hp = h + pads[0] + pads[2];
+  s.wp = wd + pads[1] + pads[3];
+  s.cp = roundUp(c, kg);
+  s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
+  s.dh = dil[0], s.dw = dil[1];
+  s.oh = (s.hp - dil[0] * (kh - 1) - 1) / strides[0] + 1;
+  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
+  s.op = roundUp(o, lanes);
+  s.inputSigned = !inUnsigned;
+  s.izp = izp;
+  s.mult = 1;
+  int64_t blocks = s.op / lanes, chunks = s.cp / kg;
+  auto wAt = [&](int64_t oc, int64_t y, int64_t x, int64_t ch) -> int64_t {
+    return w[((oc * kh + y) * kw + x) * c + ch];
+  };
+
+  // Packed weights and per-channel constants.
+  SmallVector<int32_t> corr(s.op, 0);
+  Value packed;
+  SmallVector<int64_t> wShape = {blocks, kh, kw, chunks, lanes * kg};
+  int64_t total = blocks * kh * kw * chunks * lanes * kg;
+  auto packedIndex = [&](int64_t oc, int64_t y, int64_t x, int64_t ch) {
+    int64_t blk = oc / lanes, j = oc % lanes, cc = ch / kg, t = ch % kg;
+    return ((((blk * kh + y) * kw + x) * chunks + cc) * lanes + j) * kg + t;
+  };
+  if (flavor == KernelFlavor::VNNI) {
+    int64_t shift = wUnsigned ? 128 : 0;
+    s.d = shift - wzp;
+    int64_t z = izp + (inUnsigned ? 0 : 128);
+    int64_t kTotal = kh * kw * s.cp;
+    SmallVector<int8_t> data(total, 0);
+    for (int64_t oc = 0; oc < o; ++oc) {
+      int64_t sum = 0;
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          for (int64_t ch = 0; ch < c; ++ch) {
+            int64_t v = wAt(oc, y, x, ch) - shift;
+            data[packedIndex(oc, y, x, ch)] = static_cast<int8_t>(v);
+            sum += v;
+          }
+      corr[oc] = static_cast<int32_t>(-z * sum - kTotal * z * s.d);
+    }
+    packed = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get(wShape, b.getI8Type()),
+                               llvm::ArrayRef(data)));
+  } else {
+    s.d = 0;
+    SmallVector<int16_t> data(total, 0);
+    for (int64_t oc = 0; oc < o; ++oc)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          for (int64_t ch = 0; ch < c; ++ch)
+            data[packedIndex(oc, y, x, ch)] =
+                static_cast<int16_t>(wAt(oc, y, x, ch) - wzp);
+    packed = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(RankedTensorType::get(wShape, b.getI16Type()),
+                               llvm::ArrayRef(data)));
+  }
+
+  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
+  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, s.op};
+  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+  if (s.op != o) {
+    SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(s.n),
+                                       b.getIndexAttr(s.oh),
+                                       b.getIndexAttr(s.ow), b.getIndexAttr(o)};
+    SmallVector<OpFoldResult> ones(4, b.getIndexAttr(1));
+    out = tensor::ExtractSliceOp::create(b, loc, out, offsets, sizes, ones);
+  }
+  return out;
+}
+
+/// Depthwise convolution (groups == C): out channel c * mult + j reads
+/// input channel c. Returns [N, OH, OW, C * mult].
+static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
+                           Value input, bool inUnsigned, int64_t izp,
+                           int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
+                           int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
+                           ArrayRef<int64_t> strides, ArrayRef<int64_t> dil) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
+          wd = inType.getDimSize(2), c = inType.getDimSize(3);
+  KernelSpec s;
+  s.flavor = KernelFlavor::Depthwise;
+  s.n = n;
+  s.hp = h + pads[0] + pads[2];
+  s.wp = wd + pads[1] + pads[3];
+  s.cp = roundUp(c, 16);
+  s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
+  s.dh = dil[0], s.dw = dil[1];
+  s.oh = (s.hp - dil[0] * (kh - 1) - 1) / strides[0] + 1;
+  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
+  s.op = s.cp * mult;
+  s.inputSigned = !inUnsigned;
+  s.izp = izp;
+  s.d = 0;
+  s.mult = mult;
+  // w is given as w[o][kh][kw] with o = ch * mult + j; packed [M][KH][KW][Cp].
+  SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t j = 0; j < mult; ++j)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          data[((j * kh + y) * kw + x) * s.cp + ch] = static_cast<int16_t>(
+              w[((ch * mult + j) * kh + y) * kw + x] - wzp);
+  Value packed = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({mult, kh, kw, s.cp}, b.getI16Type()),
+          llvm::ArrayRef(data)));
+  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
+  SmallVector<int32_t> corr(s.op, 0);
+  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
+  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+  Type i32 = b.getI32Type();
+  if (s.cp != c) {
+    SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes = {
+        b.getIndexAttr(s.n), b.getIndexAttr(s.oh), b.getIndexAttr(s.ow),
+        b.getIndexAttr(mult), b.getIndexAttr(c)};
+    SmallVector<OpFoldResult> ones(5, b.getIndexAttr(1));
+    out = tensor::ExtractSliceOp::create(b, loc, out, offsets, sizes, ones);
+  }
+  if (mult > 1) {
+    Value init = tensor::EmptyOp::create(
+        b, loc, ArrayRef<int64_t>{s.n, s.oh, s.ow, c, mult}, i32);
+    out = linalg::TransposeOp::create(b, loc, out, init,
+                                      ArrayRef<int64_t>{0, 1, 2, 4, 3})
+              .getResult()[0];
+  }
+  return tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get({s.n, s.oh, s.ow, c * mult}, i32), out,
+      SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
+
+FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
+                                               Conv2DOp op, Value input,
+                                               KernelFlavor flavor) {
+  auto inputType = op.getInput().getType();
+  auto weightType = op.getWeight().getType();
+  if (!inputType.hasStaticShape() || !weightType.hasStaticShape() ||
+      !op.getOutput().getType().hasStaticShape() ||
+      op.getDataLayout() != ActivationLayout::NHWC)
+    return failure();
+  std::optional<SmallVector<int64_t>> raw = constantInts(op.getWeight());
+  if (!raw)
+    return failure();
+  KernelDims kd = getKernelDims(op.getKernelLayout());
+  ArrayRef<int64_t> wshape = weightType.getShape();
+  int64_t c = inputType.getDimSize(3), o = wshape[kd.o], ci = wshape[kd.i];
+  int64_t kh = wshape[kd.h], kw = wshape[kd.w];
+  int64_t groups = op.getGroups();
+  bool depthwise = groups == c && ci == 1 && groups > 1;
+  if (groups != 1 && !depthwise)
+    return failure();
+  // Reorder the weights as w[o][kh][kw][i].
+  SmallVector<int64_t> w(raw->size());
+  for (int64_t idx = 0, e = raw->size(); idx < e; ++idx) {
+    int64_t rem = idx, coords[4];
+    for (int dim = 3; dim >= 0; --dim) {
+      coords[dim] = rem % wshape[dim];
+      rem /= wshape[dim];
+    }
+    w[((coords[kd.o] * kh + coords[kd.h]) * kw + coords[kd.w]) * ci +
+      coords[kd.i]] = (*raw)[idx];
+  }
+  bool inUnsigned = isUnsignedType(inputType);
+  bool wUnsigned = isUnsignedType(weightType);
+  int64_t izp = static_cast<int32_t>(op.getInputZeroPoint());
+  int64_t wzp = static_cast<int32_t>(op.getWeightZeroPoint());
+  if (flavor == KernelFlavor::VNNI && !wUnsigned &&
+      llvm::any_of(w, [](int64_t v) { return v < -128 || v > 127; }))
+    return failure();
+  Location loc = op.getLoc();
+  if (depthwise)
+    return emitDepthwise(rewriter, loc, op, input, inUnsigned, izp, wzp, w,
+                         o / c, kh, kw, op.getPadding(), op.getStrides(),
+                         op.getDilations());
+  return emitGemmConv(rewriter, loc, op, flavor, input, inUnsigned, wUnsigned,
+                      izp, wzp, w, o, kh, kw, op.getPadding(), op.getStrides(),
+                      op.getDilations());
+}
+
+FailureOr<Value> lowering::lowerDenseWithKernel(RewriterBase &rewriter,
+                                                DenseOp op, Value input,
+                                                KernelFlavor flavor) {
+  auto inputType = op.getInput().getType();
+  auto weightType = op.getWeight().getType();
+  if (!inputType.hasStaticShape() || !weightType.hasStaticShape())
+    return failure();
+  std::optional<SmallVector<int64_t>> w = constantInts(op.getWeight());
+  if (!w)
+    return failure();
+  int64_t n = inputType.getDimSize(0), k = inputType.getDimSize(1);
+  int64_t o = weightType.getDimSize(0);
+  Location loc = op.getLoc();
+  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  // [N, K] as an NHWC image [1, 1, N, K] and a 1x1 kernel.
+  Value image = tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get({1, 1, n, k}, i8), input,
+      SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  Value out = emitGemmConv(
+      rewriter, loc, op, flavor, image, isUnsignedType(inputType),
+      isUnsignedType(weightType), static_cast<int32_t>(op.getInputZeroPoint()),
+      static_cast<int32_t>(op.getWeightZeroPoint()), *w, o, 1, 1, {0, 0, 0, 0},
+      {1, 1}, {1, 1});
+  return tensor::CollapseShapeOp::create(
+             rewriter, loc, RankedTensorType::get({n, o}, i32), out,
+             SmallVector<ReassociationIndices>{{0, 1, 2}, {3}})
+      .getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel bodies
+//===----------------------------------------------------------------------===//
+
+/// vpdpbusd with generic vector ops: each i32 lane adds the four products
+/// of unsigned bytes of `a` and signed bytes of `w`.
+static Value emulateVpdpbusd(OpBuilder &b, Location l, Value acc, Value a,
+                             Value w) {
+  auto wide = VectorType::get({64}, b.getI32Type());
+  Value p = arith::MulIOp::create(b, l, arith::ExtUIOp::create(b, l, wide, a),
+                                  arith::ExtSIOp::create(b, l, wide, w));
+  Value sum = acc;
+  for (int64_t t = 0; t < 4; ++t) {
+    SmallVector<int64_t> mask;
+    for (int64_t j = 0; j < 16; ++j)
+      mask.push_back(4 * j + t);
+    sum = arith::AddIOp::create(b, l, sum,
+                                vector::ShuffleOp::create(b, l, p, p, mask));
+  }
+  return sum;
+}
+
+namespace {
+/// Builds one kernel body.
+struct KernelBuilder {
+  OpBuilder &b;
+  Location loc;
+  const KernelSpec &s;
+  bool emulate;
+  Value x, w, corr, out;
+
+  Value idx(OpBuilder &ob, int64_t v) {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  }
+  Value add(OpBuilder &ob, Value a, int64_t v) {
+    return v == 0 ? a : arith::AddIOp::create(ob, loc, a, idx(ob, v));
+  }
+  Value mul(OpBuilder &ob, Value a, int64_t v) {
+    return v == 1 ? a : arith::MulIOp::create(ob, loc, a, idx(ob, v));
+  }
+
+  /// Runs `body(builder, iv, iterArgs) -> yielded` in an scf.for over
+  /// [0, n) carrying `init`, or inline when n == 1.
+  SmallVector<Value> reduceLoop(
+      OpBuilder &ob, int64_t n, ValueRange init,
+      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
+    if (n == 1)
+      return body(ob, idx(ob, 0), init);
+    auto loop = scf::ForOp::create(
+        ob, loc, idx(ob, 0), idx(ob, n), idx(ob, 1), init,
+        [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
+          scf::YieldOp::create(lb, loc, body(lb, iv, args));
+        });
+    return SmallVector<Value>(loop.getResults());
+  }
+
+  /// Loops over n, oh and the ow tiles (4 rows, then single rows), calling
+  /// `tile(builder, n, oh, ow0, rows)`.
+  void
+  rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile) {
+    int64_t mainW = s.ow - s.ow % 4;
+    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi, int64_t step,
+                       function_ref<void(OpBuilder &, Value)> body) {
+      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, step),
+                         ValueRange{},
+                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+                           body(lb, iv);
+                           scf::YieldOp::create(lb, loc);
+                         });
+    };
+    forLoop(b, 0, s.n, 1, [&](OpBuilder &b1, Value nIv) {
+      forLoop(b1, 0, s.oh, 1, [&](OpBuilder &b2, Value ohIv) {
+        if (mainW > 0)
+          forLoop(b2, 0, mainW, 4, [&](OpBuilder &b3, Value ow0) {
+            tile(b3, nIv, ohIv, ow0, 4);
+          });
+        if (mainW < s.ow)
+          forLoop(b2, mainW, s.ow, 1, [&](OpBuilder &b3, Value ow0) {
+            tile(b3, nIv, ohIv, ow0, 1);
+          });
+      });
+    });
+  }
+
+  /// The activation operand for row position (ih, iw), channel c.
+  Value loadA(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c) {
+    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
+    switch (s.flavor) {
+    case KernelFlavor::VNNI: {
+      Value four = vector::LoadOp::create(ob, loc, VectorType::get({4}, i8), x,
+                                          ValueRange{nIv, ih, iw, c});
+      Value word = vector::ExtractOp::create(
+          ob, loc,
+          vector::BitCastOp::create(ob, loc, VectorType::get({1}, i32), four),
+          ArrayRef<int64_t>{0});
+      if (s.inputSigned)
+        word = arith::XOrIOp::create(ob, loc, word,
+                                     intConst(ob, loc, i32, 0x80808080LL));
+      Value splat = vector::BroadcastOp::create(
+          ob, loc, VectorType::get({16}, i32), word);
+      return vector::BitCastOp::create(ob, loc, VectorType::get({64}, i8),
+                                       splat);
+    }
+    case KernelFlavor::Int16:
+    case KernelFlavor::Int16AVX512: {
+      auto pairType = VectorType::get({2}, i16);
+      Value two = vector::LoadOp::create(ob, loc, VectorType::get({2}, i8), x,
+                                         ValueRange{nIv, ih, iw, c});
+      Value wide =
+          s.inputSigned
+              ? arith::ExtSIOp::create(ob, loc, pairType, two).getResult()
+              : arith::ExtUIOp::create(ob, loc, pairType, two).getResult();
+      Value zp = arith::ConstantOp::create(
+          ob, loc,
+          DenseElementsAttr::get(pairType, ob.getI16IntegerAttr(s.izp)));
+      wide = arith::SubIOp::create(ob, loc, wide, zp);
+      Value word = vector::ExtractOp::create(
+          ob, loc,
+          vector::BitCastOp::create(ob, loc, VectorType::get({1}, i32), wide),
+          ArrayRef<int64_t>{0});
+      int64_t lanes = s.lanes();
+      Value splat = vector::BroadcastOp::create(
+          ob, loc, VectorType::get({lanes}, i32), word);
+      return vector::BitCastOp::create(
+          ob, loc, VectorType::get({2 * lanes}, i16), splat);
+    }
+    case KernelFlavor::Generic: {
+      Value v = memref::LoadOp::create(ob, loc, x, ValueRange{nIv, ih, iw, c});
+      v = extendTo(ob, loc, v, i32, !s.inputSigned);
+      v = arith::SubIOp::create(ob, loc, v, intConst(ob, loc, i32, s.izp));
+      return vector::BroadcastOp::create(ob, loc,
+                                         VectorType::get({s.lanes()}, i32), v);
+    }
+    case KernelFlavor::Depthwise:
+      break;
+    }
+    llvm_unreachable("not a GEMM flavor");
+  }
+
+  /// acc += a . w for one step of the flavor.
+  Value step(OpBuilder &ob, Value acc, Value a, Value wv) {
+    Type i32 = ob.getI32Type();
+    switch (s.flavor) {
+    case KernelFlavor::VNNI:
+      if (emulate)
+        return emulateVpdpbusd(ob, loc, acc, a, wv);
+      return LLVM::CallIntrinsicOp::create(
+                 ob, loc, acc.getType(),
+                 ob.getStringAttr("llvm.x86.avx512.vpdpbusd.512"),
+                 ValueRange{acc, a, wv})
+          .getResult(0);
+    case KernelFlavor::Int16:
+    case KernelFlavor::Int16AVX512: {
+      StringRef name = s.flavor == KernelFlavor::Int16
+                           ? "llvm.x86.avx2.pmadd.wd"
+                           : "llvm.x86.avx512.pmaddw.d.512";
+      Value p = LLVM::CallIntrinsicOp::create(ob, loc, acc.getType(),
+                                              ob.getStringAttr(name),
+                                              ValueRange{a, wv})
+                    .getResult(0);
+      return arith::AddIOp::create(ob, loc, acc, p);
+    }
+    default: {
+      Value wide = arith::ExtSIOp::create(
+          ob, loc, VectorType::get({s.lanes()}, i32), wv);
+      return arith::AddIOp::create(ob, loc, acc,
+                                   arith::MulIOp::create(ob, loc, a, wide));
+    }
+    }
+  }
+
+  void buildGemm() {
+    Type i32 = b.getI32Type();
+    int64_t lanes = s.lanes(), kg = s.kGroup();
+    int64_t blocks = s.op / lanes, chunks = s.cp / kg;
+    auto accType = VectorType::get({lanes}, i32);
+    Type wElem = cast<MemRefType>(w.getType()).getElementType();
+    auto wVecType = VectorType::get({lanes * kg}, wElem);
+    SmallVector<int64_t> nrChoices =
+        s.flavor == KernelFlavor::VNNI || s.flavor == KernelFlavor::Int16AVX512
+            ? SmallVector<int64_t>{4, 2, 1}
+            : SmallVector<int64_t>{2, 1};
+    int64_t nr = 1;
+    for (int64_t v : nrChoices)
+      if (blocks % v == 0) {
+        nr = v;
+        break;
+      }
+    bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
+
+    rowLoops([&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
+                 int64_t rows) {
+      scf::ForOp::create(
+          tb, loc, idx(tb, 0), idx(tb, blocks), idx(tb, nr), ValueRange{},
+          [&](OpBuilder &bb, Location, Value b0, ValueRange) {
+            Value zero = arith::ConstantOp::create(
+                bb, loc,
+                DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
+            int64_t nAcc = rows * nr + (rowSum ? rows : 0);
+            SmallVector<Value> init(nAcc, zero);
+            Value ihBase = mul(bb, ohIv, s.sh);
+            SmallVector<Value> iwBase;
+            for (int64_t r = 0; r < rows; ++r)
+              iwBase.push_back(mul(bb, add(bb, ow0, r), s.sw));
+            Value ones;
+            if (rowSum)
+              ones = arith::ConstantOp::create(
+                  bb, loc,
+                  DenseElementsAttr::get(VectorType::get({64}, bb.getI8Type()),
+                                         bb.getI8IntegerAttr(1)));
+            SmallVector<Value> accs = reduceLoop(
+                bb, s.kh, init, [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+                  Value ih = arith::AddIOp::create(b1, loc, ihBase,
+                                                   mul(b1, khIv, s.dh));
+                  return reduceLoop(
+                      b1, s.kw, a1,
+                      [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
+                        Value kwOff = mul(b2, kwIv, s.dw);
+                        return reduceLoop(
+                            b2, chunks, a2,
+                            [&](OpBuilder &kb, Value cc, ValueRange acc) {
+                              Value c = mul(kb, cc, kg);
+                              SmallVector<Value> av, wv, next;
+                              for (int64_t r = 0; r < rows; ++r) {
+                                Value iw = arith::AddIOp::create(
+                                    kb, loc, iwBase[r], kwOff);
+                                av.push_back(loadA(kb, nIv, ih, iw, c));
+                              }
+                              for (int64_t j = 0; j < nr; ++j)
+                                wv.push_back(vector::LoadOp::create(
+                                    kb, loc, wVecType, w,
+                                    ValueRange{add(kb, b0, j), khIv, kwIv, cc,
+                                               idx(kb, 0)}));
+                              for (int64_t r = 0; r < rows; ++r)
+                                for (int64_t j = 0; j < nr; ++j)
+                                  next.push_back(
+                                      step(kb, acc[r * nr + j], av[r], wv[j]));
+                              if (rowSum)
+                                for (int64_t r = 0; r < rows; ++r)
+                                  next.push_back(step(kb, acc[rows * nr + r],
+                                                      av[r], ones));
+                              return next;
+                            });
+                      });
+                });
+            Value dSplat;
+            if (rowSum)
+              dSplat = arith::ConstantOp::create(
+                  bb, loc,
+                  DenseElementsAttr::get(accType, bb.getI32IntegerAttr(s.d)));
+            for (int64_t r = 0; r < rows; ++r) {
+              Value owIv = add(bb, ow0, r);
+              for (int64_t j = 0; j < nr; ++j) {
+                Value ch = mul(bb, add(bb, b0, j), lanes);
+                Value v = accs[r * nr + j];
+                if (s.flavor == KernelFlavor::VNNI) {
+                  Value cv = vector::LoadOp::create(bb, loc, accType, corr, ch);
+                  v = arith::AddIOp::create(bb, loc, v, cv);
+                }
+                if (rowSum)
+                  v = arith::AddIOp::create(
+                      bb, loc, v,
+                      arith::MulIOp::create(bb, loc, accs[rows * nr + r],
+                                            dSplat));
+                vector::StoreOp::create(bb, loc, v, out,
+                                        ValueRange{nIv, ohIv, owIv, ch});
+              }
+            }
+            scf::YieldOp::create(bb, loc);
+          });
+    });
+  }
+
+  void buildDepthwise() {
+    Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
+    auto accType = VectorType::get({16}, i32);
+    int64_t cBlocks = s.cp / 16;
+    rowLoops([&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
+                 int64_t rows) {
+      scf::ForOp::create(
+          tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
+          [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
+            scf::ForOp::create(
+                jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1), ValueRange{},
+                [&](OpBuilder &bb, Location, Value cb, ValueRange) {
+                  Value c0 = mul(bb, cb, 16);
+                  Value zero = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
+                  Value zp = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(accType,
+                                             bb.getI32IntegerAttr(s.izp)));
+                  SmallVector<Value> init(rows, zero);
+                  Value ihBase = mul(bb, ohIv, s.sh);
+                  SmallVector<Value> iwBase;
+                  for (int64_t r = 0; r < rows; ++r)
+                    iwBase.push_back(mul(bb, add(bb, ow0, r), s.sw));
+                  SmallVector<Value> accs = reduceLoop(
+                      bb, s.kh, init,
+                      [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+                        Value ih = arith::AddIOp::create(b1, loc, ihBase,
+                                                         mul(b1, khIv, s.dh));
+                        return reduceLoop(
+                            b1, s.kw, a1,
+                            [&](OpBuilder &kb, Value kwIv, ValueRange acc) {
+                              Value kwOff = mul(kb, kwIv, s.dw);
+                              Value wv = arith::ExtSIOp::create(
+                                  kb, loc, accType,
+                                  vector::LoadOp::create(
+                                      kb, loc, VectorType::get({16}, i16), w,
+                                      ValueRange{jIv, khIv, kwIv, c0}));
+                              SmallVector<Value> next;
+                              for (int64_t r = 0; r < rows; ++r) {
+                                Value iw = arith::AddIOp::create(
+                                    kb, loc, iwBase[r], kwOff);
+                                Value xv = vector::LoadOp::create(
+                                    kb, loc, VectorType::get({16}, i8), x,
+                                    ValueRange{nIv, ih, iw, c0});
+                                Value xw = s.inputSigned
+                                               ? arith::ExtSIOp::create(
+                                                     kb, loc, accType, xv)
+                                                     .getResult()
+                                               : arith::ExtUIOp::create(
+                                                     kb, loc, accType, xv)
+                                                     .getResult();
+                                xw = arith::SubIOp::create(kb, loc, xw, zp);
+                                next.push_back(arith::AddIOp::create(
+                                    kb, loc, acc[r],
+                                    arith::MulIOp::create(kb, loc, xw, wv)));
+                              }
+                              return next;
+                            });
+                      });
+                  for (int64_t r = 0; r < rows; ++r)
+                    vector::StoreOp::create(
+                        bb, loc, accs[r], out,
+                        ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
+                  scf::YieldOp::create(bb, loc);
+                });
+            scf::YieldOp::create(jb, loc);
+          });
+    });
+  }
+};
+} // namespace
+
+void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
+                                   const KernelSpec &spec, bool emulateVNNI) {
+  Block *body = func.addEntryBlock();
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(body);
+  KernelBuilder kb{builder,
+                   func.getLoc(),
+                   spec,
+                   emulateVNNI,
+                   body->getArgument(0),
+                   body->getArgument(1),
+                   body->getArgument(2),
+                   body->getArgument(3)};
+  if (spec.flavor == KernelFlavor::Depthwise)
+    kb.buildDepthwise();
+  else
+    kb.buildGemm();
+  func::ReturnOp::create(builder, func.getLoc());
+}

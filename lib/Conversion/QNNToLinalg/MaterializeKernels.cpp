@@ -1,0 +1,96 @@
+//===- MaterializeKernels.cpp - qnn-materialize-conv-kernels
+//---------------===//
+//
+// Gives the kernel declarations created by convert-qnn-to-linalg their
+// bodies (see ConvKernels.cpp), after bufferization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNN/Conversion/Passes.h"
+#include "QNNToLinalgInternal.h"
+
+namespace mlir::qnn {
+#define GEN_PASS_DEF_MATERIALIZECONVKERNELS
+#include "QNN/Conversion/Passes.h.inc"
+} // namespace mlir::qnn
+
+using namespace mlir;
+using namespace mlir::qnn;
+using namespace mlir::qnn::lowering;
+
+namespace {
+struct MaterializeConvKernelsPass
+    : qnn::impl::MaterializeConvKernelsBase<MaterializeConvKernelsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    OpBuilder builder(&getContext());
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      auto attr = func->getAttrOfType<DenseI64ArrayAttr>(kKernelAttrName);
+      if (!attr)
+        continue;
+      if (!func.isDeclaration()) {
+        func.emitError("kernel @")
+            << func.getSymName() << " already has a body";
+        return signalPassFailure();
+      }
+      FailureOr<KernelSpec> spec = KernelSpec::fromAttr(attr);
+      if (failed(spec)) {
+        func.emitError("malformed ") << kKernelAttrName << " attribute";
+        return signalPassFailure();
+      }
+      // The argument types must be those the kernel indexes.
+      FunctionType type = func.getFunctionType();
+      auto memref = [&](unsigned i) {
+        return dyn_cast<MemRefType>(type.getInput(i));
+      };
+      const KernelSpec &k = *spec;
+      bool dw = k.flavor == KernelFlavor::Depthwise;
+      int64_t kg = k.kGroup(), lanes = k.lanes();
+      SmallVector<int64_t> wShape =
+          dw ? SmallVector<int64_t>{k.mult, k.kh, k.kw, k.cp}
+             : SmallVector<int64_t>{k.op / lanes, k.kh, k.kw, k.cp / kg,
+                                    lanes * kg};
+      SmallVector<int64_t> outShape =
+          dw ? SmallVector<int64_t>{k.n, k.oh, k.ow, k.mult, k.cp}
+             : SmallVector<int64_t>{k.n, k.oh, k.ow, k.op};
+      if (type.getNumInputs() != 4 || type.getNumResults() != 0 || !memref(0) ||
+          !memref(1) || !memref(2) || !memref(3) ||
+          memref(0).getShape() != ArrayRef<int64_t>{k.n, k.hp, k.wp, k.cp} ||
+          memref(1).getShape() != ArrayRef<int64_t>(wShape) ||
+          memref(2).getShape() != ArrayRef<int64_t>{k.op} ||
+          memref(3).getShape() != ArrayRef<int64_t>(outShape) ||
+          (k.oh - 1) * k.sh + (k.kh - 1) * k.dh >= k.hp ||
+          (k.ow - 1) * k.sw + (k.kw - 1) * k.dw >= k.wp) {
+        func.emitError("kernel @")
+            << func.getSymName() << " does not have the signature its "
+            << kKernelAttrName << " attribute describes";
+        return signalPassFailure();
+      }
+      buildConvKernelBody(builder, func, *spec, emulateVNNI);
+      func->removeAttr(kKernelAttrName);
+      // Kernels built on intrinsics need these features whatever CPU the
+      // module as a whole is compiled for (mlir-runner does not enable the
+      // host's features); func-to-llvm carries the attribute to llvm.func.
+      SmallVector<StringRef> features;
+      switch (spec->flavor) {
+      case KernelFlavor::VNNI:
+        if (!emulateVNNI)
+          features = {"+avx512f", "+avx512bw", "+avx512vnni"};
+        break;
+      case KernelFlavor::Int16:
+        features = {"+avx2"};
+        break;
+      case KernelFlavor::Int16AVX512:
+        features = {"+avx512f", "+avx512bw"};
+        break;
+      default:
+        break;
+      }
+      if (!features.empty())
+        func->setAttr("target_features",
+                      LLVM::TargetFeaturesAttr::get(&getContext(), features));
+    }
+  }
+};
+} // namespace

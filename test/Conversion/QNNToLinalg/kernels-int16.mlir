@@ -1,0 +1,58 @@
+// int16: activations and weights widened to i16 with their zero points
+// subtracted (x - izp and w - wzp are exact in i16), pairs of K multiplied
+// and added by vpmaddwd. A 3x3 stride-2 padded u8 convolution with both
+// zero points and 7 input channels (padded to 8 with izp), 5 output
+// channels (padded to 8).
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=int16 | FileCheck %s --check-prefix=CALL
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+// RUN: qnn-opt %s --qnn-lower-to-llvm=target=int16 | FileCheck %s --check-prefix=LLVM
+// RUN: qnn-opt %s --qnn-lower-to-llvm=target=int16-avx512bw | FileCheck %s --check-prefix=AVX512
+
+func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
+  %w = arith.constant dense<200> : tensor<5x3x3x7xui8>
+  %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : f32, input_zero_point = 131 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 1, 1, 0, 0>, strides = array<i64: 2, 2>, weight_scale = array<f32: 0.25>, weight_zero_point = 120 : i32} : (tensor<1x6x6x7xui8>, tensor<5x3x3x7xui8>) -> tensor<1x3x3x5xi32>
+  return %acc : tensor<1x3x3x5xi32>
+}
+
+// The input is padded with its zero point: 1 row/column before, one
+// channel after; the packed weights hold w - wzp = 80 as i16 (zero in the
+// padded channel and output channels); the result is sliced back to 5.
+// The padding is a fill with izp = 131 (-125 as i8) and a copy into the
+// interior slice (bufferized in place, no strided memref.copy).
+// CALL-LABEL: func.func @conv3x3
+// CALL: %[[FILL:.*]] = linalg.fill ins(%c-125_i8 : i8) outs(%{{.*}} : tensor<1x7x7x8xi8>)
+// CALL: %[[SLICE:.*]] = tensor.extract_slice %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
+// CALL: %[[COPY:.*]] = linalg.copy ins(%arg0 : tensor<1x6x6x7xi8>) outs(%[[SLICE]] : tensor<1x6x6x7xi8>)
+// CALL: %[[PAD:.*]] = tensor.insert_slice %[[COPY]] into %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
+// CALL: %[[XB:.*]] = bufferization.to_buffer %[[PAD]] read_only
+// CALL: call @[[K:__qnn_kernel_int16[_0-9a-z]*]](%[[XB]], %{{.*}}, %{{.*}}, %[[OUT:.*]]) : (memref<1x7x7x8xi8>, memref<1x3x3x4x16xi16>, memref<8xi32>, memref<1x3x3x8xi32>) -> ()
+// CALL: %[[T:.*]] = bufferization.to_tensor %[[OUT]]
+// CALL: tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 3, 3, 5] [1, 1, 1, 1]
+// CALL: func.func private @[[K]]
+// CALL-SAME: qnn.conv_kernel = array<i64: 1, 1, 7, 7, 8, 3, 3, 3, 3, 2, 2, 1, 1, 8, 0, 131, 0, 1>
+
+// Accumulators carried through the kh, kw and channel-pair loops.
+// KERNEL-LABEL: func.func private @__qnn_kernel_int16
+// KERNEL-SAME: target_features = #llvm.target_features<["+avx2"]>
+// KERNEL: scf.for %{{.*}} iter_args(%[[H:.*]] = %{{.*}}) -> (vector<8xi32>)
+// KERNEL: scf.for %{{.*}} iter_args(%[[V:.*]] = %[[H]]) -> (vector<8xi32>)
+// KERNEL: scf.for %{{.*}} iter_args(%[[A:.*]] = %[[V]]) -> (vector<8xi32>)
+// KERNEL: vector.load %arg0{{.*}} vector<2xi8>
+// KERNEL: arith.extui %{{.*}} : vector<2xi8> to vector<2xi16>
+// KERNEL: arith.subi
+// KERNEL: %[[X:.*]] = vector.bitcast %{{.*}} : vector<8xi32> to vector<16xi16>
+// KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x3x3x4x16xi16>, vector<16xi16>
+// KERNEL: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[X]], %[[W]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+// KERNEL: %[[S:.*]] = arith.addi %[[A]], %[[P]] : vector<8xi32>
+// KERNEL: scf.yield %[[S]] : vector<8xi32>
+
+// LLVM: llvm.func @__qnn_kernel_int16
+// LLVM-NOT: vpdpbusd
+// LLVM: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// LLVM-NOT: vpdpbusd
+
+// AVX512: llvm.func @__qnn_kernel_int16_512
+// AVX512-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw"]>
+// AVX512-NOT: vpdpbusd
+// AVX512: llvm.call_intrinsic "llvm.x86.avx512.pmaddw.d.512"(%{{.*}}, %{{.*}}) : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+// AVX512-NOT: vpdpbusd

@@ -1,0 +1,45 @@
+// qnn-vectorize-elementwise: elementwise generics are tiled along the
+// innermost dimension and vectorized; a fused bias + requantize + clamp
+// chain becomes one vector loop body. Non-elementwise ops, dimensions of
+// fewer than 4 and dimensions without a power-of-two tile are left alone.
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise | FileCheck %s
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise=width=8 | FileCheck %s --check-prefix=W8
+
+// CHECK-LABEL: func.func @requantize
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x16xi32>, vector<16xi32>
+// CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi64>
+// CHECK: arith.trunci %{{.*}} : vector<16xi64> to vector<16xi8>
+// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x16xi8>
+// CHECK-NOT: linalg.generic
+// W8-LABEL: func.func @requantize
+// W8: scf.for %{{.*}} = %c0 to %c32 step %c8
+// W8: arith.trunci %{{.*}} : vector<8xi64> to vector<8xi8>
+func.func @requantize(%x: tensor<4x32xi32>) -> tensor<4x32xi8> {
+  %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<4x32xi32> -> tensor<4x32xi8>
+  return %y : tensor<4x32xi8>
+}
+
+// -----
+
+// A lookup-table activation: the table read becomes a gather; 24 lanes
+// exceed the width 16, so tiles of 8 (the largest power of two dividing 24).
+// CHECK-LABEL: func.func @table
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: vector.gather %{{.*}} : tensor<256xi8>, vector<1x8xindex>, vector<1x8xi1>, vector<1x8xi8> into vector<1x8xi8>
+func.func @table(%x: tensor<2x24xi8>) -> tensor<2x24xi8> {
+  %y = qnn.hardswish %x {input_scale = 0.05 : f32, input_zero_point = 3 : i32, output_scale = 0.04 : f32, output_zero_point = -2 : i32} : tensor<2x24xi8> -> tensor<2x24xi8>
+  return %y : tensor<2x24xi8>
+}
+
+// -----
+
+// Innermost dimension 3: left alone.
+// CHECK-LABEL: func.func @narrow
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @narrow(%x: tensor<8x3xi32>) -> tensor<8x3xi8> {
+  %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<8x3xi32> -> tensor<8x3xi8>
+  return %y : tensor<8x3xi8>
+}
