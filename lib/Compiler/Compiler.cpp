@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile qnn programs to native code and run them ----===//
 
 #include "QNN/Compiler/Compiler.h"
+#include "NPU/IR/NPUDialect.h"
 #include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNDialect.h"
 
@@ -15,6 +16,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <mutex>
 
@@ -26,7 +28,39 @@ void qnn::registerCompilerDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
-  registry.insert<QNNDialect>();
+  registry.insert<QNNDialect, npu::NPUDialect>();
+}
+
+std::string qnn::getHostTarget() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
+    return "avx512-vnni";
+  if (features.lookup("avx2") || features.lookup("avx512bw"))
+    return "int16";
+  return "generic";
+}
+
+llvm::Error qnn::checkTargetSupported(StringRef target) {
+  if (target == "generic")
+    return llvm::Error::success();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (target == "avx512-vnni") {
+    if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "target avx512-vnni needs a CPU with AVX512-VNNI and AVX512BW; this "
+        "host has neither or only one of them (use --target int16 or "
+        "generic)");
+  }
+  if (target == "int16") {
+    if (features.lookup("avx2") || features.lookup("avx512bw"))
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "target int16 needs a CPU with AVX2 or AVX512BW (use --target "
+        "generic)");
+  }
+  return llvm::createStringError("unknown target '" + target.str() +
+                                 "' (expected avx512-vnni, int16 or generic)");
 }
 
 unsigned qnn::getElementBytes(Type elementType) {
@@ -73,6 +107,8 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module->getContext()));
 
   PassManager pm(module->getContext());
+  // npu operators (from --qnn-to-npu) go back to qnn sequences first.
+  pm.addNestedPass<func::FuncOp>(createNPUExpandToQNN());
   LowerToLLVMOptions lowerOptions;
   lowerOptions.target = options.target;
   if (failed(buildLowerToLLVMPipeline(pm, lowerOptions)))

@@ -1,4 +1,5 @@
-//===- Compiler.h - compile qnn programs to native code and run them -*- C++ -*-===//
+//===- Compiler.h - compile qnn programs to native code and run them -*- C++
+//-*-===//
 //
 // The in-process entry point of the backend: lower a module with the
 // qnn-lower-to-llvm pipeline, JIT it with mlir::ExecutionEngine, and call its
@@ -63,6 +64,14 @@ private:
   std::string entry;
   SmallVector<RankedTensorType> inputTypes, outputTypes;
 };
+
+/// The best target for the CPU this process runs on: avx512-vnni with
+/// AVX512-VNNI and AVX512BW, int16 with AVX2 or AVX512BW, else generic.
+std::string getHostTarget();
+
+/// Fails with a readable message when `target` is unknown or the host CPU
+/// cannot execute its code.
+llvm::Error checkTargetSupported(StringRef target);
 
 /// Bytes per element of a buffer exchanged with a compiled module.
 unsigned getElementBytes(Type elementType);
