@@ -40,6 +40,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -85,6 +86,10 @@ static cl::opt<unsigned>
 static cl::opt<int64_t> corruptElement(
     "debug-corrupt-element", cl::Hidden, cl::init(-1),
     cl::desc("(testing) flip the low bit of this element of native result 0"));
+static cl::opt<bool> inputSets(
+    "input-sets",
+    cl::desc("Native mode: the --input files are consecutive sets of one "
+             "file per argument; compile once and run every set"));
 static cl::opt<bool>
     printValues("print-values", cl::desc("Print every element of each result"));
 
@@ -175,11 +180,12 @@ static void printSummary(const ref::Tensor &t, unsigned index) {
 }
 
 /// Reads and checks the --input files against the argument types of `func`.
-static FailureOr<SmallVector<ref::Tensor>> readInputs(func::FuncOp func) {
+static FailureOr<SmallVector<ref::Tensor>>
+readInputs(func::FuncOp func, ArrayRef<std::string> files) {
   FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs()) {
+  if (files.size() != type.getNumInputs()) {
     llvm::errs() << "qnn-run: '" << func.getName() << "' takes "
-                 << type.getNumInputs() << " inputs, got " << inputs.size()
+                 << type.getNumInputs() << " inputs, got " << files.size()
                  << " --input files\n";
     return failure();
   }
@@ -190,7 +196,7 @@ static FailureOr<SmallVector<ref::Tensor>> readInputs(func::FuncOp func) {
     return failure();
   }
   SmallVector<ref::Tensor> tensors;
-  for (auto [i, path] : llvm::enumerate(inputs)) {
+  for (auto [i, path] : llvm::enumerate(files)) {
     auto tensorType = dyn_cast<RankedTensorType>(type.getInput(i));
     if (!tensorType) {
       llvm::errs() << "qnn-run: argument " << i << " is not a ranked tensor\n";
@@ -245,7 +251,8 @@ runReference(func::FuncOp func, ArrayRef<ref::Tensor> tensors) {
 
 /// Interprets the program with the reference evaluator.
 static int executeReference(func::FuncOp func) {
-  FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func);
+  SmallVector<std::string> files(inputs.begin(), inputs.end());
+  FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func, files);
   if (failed(tensors))
     return 1;
   FailureOr<SmallVector<ref::Tensor>> results = runReference(func, *tensors);
@@ -296,11 +303,39 @@ static unsigned compareResults(ArrayRef<ref::Tensor> native,
 }
 
 /// Compiles the program to native code and runs it.
+static int runNative(CompiledModule &program, func::FuncOp func,
+                     ArrayRef<ref::Tensor> tensors, StringRef targetName);
+
 static int executeNative(MLIRContext &context, ModuleOp module,
                          func::FuncOp func) {
-  FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func);
-  if (failed(tensors))
-    return 1;
+  // --input-sets: the --input files are consecutive sets of one file per
+  // argument, each run with the same compiled code.
+  SmallVector<SmallVector<std::string>> sets;
+  unsigned numArgs = func.getFunctionType().getNumInputs();
+  if (inputSets) {
+    if (numArgs == 0 || inputs.empty() || inputs.size() % numArgs != 0) {
+      llvm::errs() << "qnn-run: --input-sets needs a positive multiple of "
+                   << numArgs << " --input files (one per argument of '"
+                   << func.getName() << "'), got " << inputs.size() << "\n";
+      return 1;
+    }
+    if (!outputs.empty()) {
+      llvm::errs() << "qnn-run: --input-sets prints summaries; it cannot be "
+                      "combined with --output\n";
+      return 1;
+    }
+    for (unsigned i = 0; i < inputs.size(); i += numArgs)
+      sets.emplace_back(inputs.begin() + i, inputs.begin() + i + numArgs);
+  } else {
+    sets.emplace_back(inputs.begin(), inputs.end());
+  }
+  SmallVector<SmallVector<ref::Tensor>> tensorSets;
+  for (ArrayRef<std::string> files : sets) {
+    FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func, files);
+    if (failed(tensors))
+      return 1;
+    tensorSets.push_back(std::move(*tensors));
+  }
   std::string targetName = target.empty() ? getHostTarget() : target;
   if (llvm::Error err = checkTargetSupported(targetName)) {
     llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
@@ -337,11 +372,26 @@ static int executeNative(MLIRContext &context, ModuleOp module,
     return 1;
   }
   CompiledModule &program = **compiled;
+  for (auto [i, tensors] : llvm::enumerate(tensorSets)) {
+    if (inputSets) {
+      llvm::outs() << "input set " << i << ":";
+      for (const std::string &file : sets[i])
+        llvm::outs() << " " << llvm::sys::path::filename(file);
+      llvm::outs() << "\n";
+    }
+    if (int rc = runNative(program, func, tensors, targetName))
+      return rc;
+  }
+  return 0;
+}
 
+/// Runs compiled code on one set of inputs; prints, times and compares.
+static int runNative(CompiledModule &program, func::FuncOp func,
+                     ArrayRef<ref::Tensor> tensors, StringRef targetName) {
   std::vector<std::vector<char>> inBuffers, outBuffers;
   SmallVector<const void *> in;
   SmallVector<void *> out;
-  for (const ref::Tensor &t : *tensors)
+  for (const ref::Tensor &t : tensors)
     inBuffers.push_back(ref::tensorToBytes(t));
   for (RankedTensorType type : program.getOutputTypes())
     outBuffers.emplace_back(type.getNumElements() *
@@ -392,7 +442,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
     results[0].ints[corruptElement] ^= 1;
 
   if (compareReference) {
-    FailureOr<SmallVector<ref::Tensor>> expected = runReference(func, *tensors);
+    FailureOr<SmallVector<ref::Tensor>> expected = runReference(func, tensors);
     if (failed(expected))
       return 1;
     if (unsigned bad = compareResults(results, *expected)) {
@@ -407,9 +457,11 @@ static int executeNative(MLIRContext &context, ModuleOp module,
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
-  if (reference && (compareReference || repeat > 0 || !target.empty())) {
-    llvm::errs() << "qnn-run: --target, --compare-reference and --repeat "
-                    "apply to native execution, not to --reference\n";
+  if (reference &&
+      (compareReference || repeat > 0 || !target.empty() || inputSets)) {
+    llvm::errs()
+        << "qnn-run: --target, --compare-reference, --repeat and --input-sets "
+           "apply to native execution, not to --reference\n";
     return 1;
   }
   DialectRegistry registry;
