@@ -69,6 +69,25 @@ unsigned qnn::getElementBytes(Type elementType) {
 
 CompiledModule::~CompiledModule() = default;
 
+void qnn::initializeCompiler() {
+  static std::once_flag initOnce;
+  std::call_once(initOnce, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    registerQNNConversions();
+  });
+}
+
+LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
+                                         const CompileOptions &options) {
+  // npu operators (from --qnn-to-npu) go back to qnn sequences first.
+  pm.addNestedPass<func::FuncOp>(createNPUExpandToQNN());
+  LowerToLLVMOptions lowerOptions;
+  lowerOptions.target = options.target;
+  return buildLowerToLLVMPipeline(pm, lowerOptions);
+}
+
 static llvm::Error makeError(const Twine &message) {
   return llvm::make_error<llvm::StringError>(message,
                                              llvm::inconvertibleErrorCode());
@@ -77,13 +96,7 @@ static llvm::Error makeError(const Twine &message) {
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(OwningOpRef<ModuleOp> module,
                         const CompileOptions &options) {
-  static std::once_flag initOnce;
-  std::call_once(initOnce, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    registerAllPasses();
-    registerQNNConversions();
-  });
+  initializeCompiler();
 
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   result->entry = options.entry;
@@ -107,11 +120,7 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module->getContext()));
 
   PassManager pm(module->getContext());
-  // npu operators (from --qnn-to-npu) go back to qnn sequences first.
-  pm.addNestedPass<func::FuncOp>(createNPUExpandToQNN());
-  LowerToLLVMOptions lowerOptions;
-  lowerOptions.target = options.target;
-  if (failed(buildLowerToLLVMPipeline(pm, lowerOptions)))
+  if (failed(buildCompilerPipeline(pm, options)))
     return makeError("cannot build the lowering pipeline");
   if (failed(pm.run(*module)))
     return makeError("lowering to the LLVM dialect failed");
