@@ -50,6 +50,16 @@ static std::string qnnTarget() {
 static void BM_QNN(benchmark::State &state, ConvLayer layer) {
   QnnConv conv(layer, qnnTarget());
   state.SetLabel(conv.target());
+  // QNN_BENCH_CHECK=1: first compare the layer with the reference evaluator.
+  if (const char *check = std::getenv("QNN_BENCH_CHECK");
+      check && *check == '1') {
+    std::string diff = conv.checkAgainstReference();
+    if (!diff.empty()) {
+      state.SkipWithError(("differs from the reference: " + diff).c_str());
+      return;
+    }
+    state.SetLabel(conv.target() + ", = reference");
+  }
   for (auto _ : state)
     conv.run();
   setCounters(state, layer);

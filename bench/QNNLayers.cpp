@@ -3,6 +3,9 @@
 #include "QNNLayers.h"
 
 #include "QNN/Compiler/Compiler.h"
+#include "QNN/Reference/Evaluator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -90,7 +93,7 @@ struct QnnConv::Impl {
   mlir::MLIRContext context;
   std::unique_ptr<mlir::qnn::CompiledModule> module;
   std::vector<uint8_t> input, output;
-  std::string target;
+  std::string target, program;
   Impl() : context(makeRegistry()) {}
   static mlir::DialectRegistry makeRegistry() {
     mlir::DialectRegistry registry;
@@ -102,8 +105,9 @@ struct QnnConv::Impl {
 QnnConv::QnnConv(const ConvLayer &layer, const std::string &target)
     : impl(std::make_unique<Impl>()) {
   impl->target = target.empty() ? mlir::qnn::getHostTarget() : target;
-  auto module = mlir::parseSourceString<mlir::ModuleOp>(layerProgram(layer),
-                                                        &impl->context);
+  impl->program = layerProgram(layer);
+  auto module =
+      mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
   if (!module) {
     std::fprintf(stderr, "qnn layer %s: cannot parse the program\n",
                  layer.name.c_str());
@@ -134,6 +138,38 @@ void QnnConv::run() {
                  llvm::toString(std::move(err)).c_str());
     std::abort();
   }
+}
+
+std::string QnnConv::checkAgainstReference() {
+  run();
+  auto module =
+      mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
+  auto func = module ? module->lookupSymbol<mlir::func::FuncOp>("main")
+                     : mlir::func::FuncOp();
+  if (!func)
+    return "cannot parse the layer program";
+  std::string error;
+  auto inType = mlir::cast<mlir::RankedTensorType>(func.getArgumentTypes()[0]);
+  auto input = mlir::qnn::ref::tensorFromBytes(
+      inType,
+      llvm::ArrayRef(reinterpret_cast<const char *>(impl->input.data()),
+                     impl->input.size()),
+      error);
+  if (mlir::failed(input))
+    return error;
+  mlir::qnn::ref::Evaluator evaluator;
+  auto results = evaluator.run(func, {*input});
+  if (mlir::failed(results))
+    return "the reference evaluator failed";
+  std::vector<char> expected = mlir::qnn::ref::tensorToBytes((*results)[0]);
+  if (expected.size() != impl->output.size())
+    return "output sizes differ";
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (static_cast<uint8_t>(expected[i]) != impl->output[i])
+      return "element " + std::to_string(i) + ": native " +
+             std::to_string(static_cast<int8_t>(impl->output[i])) +
+             ", reference " + std::to_string(static_cast<int8_t>(expected[i]));
+  return "";
 }
 
 const std::string &QnnConv::target() const { return impl->target; }

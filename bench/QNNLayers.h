@@ -28,6 +28,10 @@ public:
   QnnConv(const ConvLayer &layer, const std::string &target);
   ~QnnConv();
   void run();
+  /// Runs the layer once and compares its output bytes with the reference
+  /// evaluator's on the same program; returns an empty string when they are
+  /// identical, else a description of the first difference.
+  std::string checkAgainstReference();
   /// The target actually used.
   const std::string &target() const;
 
