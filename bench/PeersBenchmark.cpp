@@ -1,7 +1,10 @@
 //===- PeersBenchmark.cpp - oneDNN and XNNPACK on MobileNet v1 layers -----===//
 //
 // Runs each MobileNet v1 1.0 224 convolution (int8, batch 1, NHWC,
-// requantized 8-bit output) with the peer libraries found at configure time.
+// requantized 8-bit output) with qnn-mlir (the layer as a qnn program,
+// JIT-compiled by QNNCompiler for QNN_BENCH_TARGET, default the host's best
+// target; single-threaded code) and the peer libraries found at configure
+// time.
 // Counters: GOPS (1 MAC = 2 ops). Threads: QNN_BENCH_THREADS (default 1) for
 // XNNPACK's pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set
 // to the same value (scripts/bench.sh does).
@@ -9,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MobileNetLayers.h"
+#include "QNNLayers.h"
 
 #include <benchmark/benchmark.h>
 
@@ -36,6 +40,47 @@ static void setCounters(benchmark::State &state, const ConvLayer &layer) {
   state.counters["GOPS"] = benchmark::Counter(
       2.0 * static_cast<double>(layer.macs()) * state.iterations() / 1e9,
       benchmark::Counter::kIsRate);
+}
+
+static std::string qnnTarget() {
+  const char *env = std::getenv("QNN_BENCH_TARGET");
+  return env ? env : "";
+}
+
+static void BM_QNN(benchmark::State &state, ConvLayer layer) {
+  QnnConv conv(layer, qnnTarget());
+  state.SetLabel(conv.target());
+  // QNN_BENCH_CHECK=1: first compare the layer with the reference evaluator.
+  if (const char *check = std::getenv("QNN_BENCH_CHECK");
+      check && *check == '1') {
+    std::string diff = conv.checkAgainstReference();
+    if (!diff.empty()) {
+      state.SkipWithError(("differs from the reference: " + diff).c_str());
+      return;
+    }
+    state.SetLabel(conv.target() + ", = reference");
+  }
+  for (auto _ : state)
+    conv.run();
+  setCounters(state, layer);
+}
+
+static void BM_QNN_EndToEnd(benchmark::State &state) {
+  static std::vector<std::unique_ptr<QnnConv>> convs;
+  int64_t macs = 0;
+  for (const ConvLayer &l : mobileNetV1Layers())
+    macs += l.macs();
+  // Compiled once for all repetitions (compiling 27 layers takes a while).
+  if (convs.empty())
+    for (const ConvLayer &l : mobileNetV1Layers())
+      convs.push_back(std::make_unique<QnnConv>(l, qnnTarget()));
+  state.SetLabel(convs.front()->target());
+  for (auto _ : state)
+    for (auto &c : convs)
+      c->run();
+  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
+                                                  state.iterations() / 1e9,
+                                              benchmark::Counter::kIsRate);
 }
 
 #ifdef QNN_HAVE_DNNL
@@ -76,8 +121,8 @@ struct DnnlConv {
     src = memory(srcMd, engine);
     dst = memory(dstMd, engine);
     bias = memory(biasMd, engine);
-    auto plainWeightMd = memory::desc(
-        weightDims, dt::s8, l.depthwise ? tag::goihw : tag::oihw);
+    auto plainWeightMd =
+        memory::desc(weightDims, dt::s8, l.depthwise ? tag::goihw : tag::oihw);
     memory plainWeights(plainWeightMd, engine);
     weights = memory(pd.weights_desc(), engine);
 
@@ -123,9 +168,9 @@ static void BM_OneDNN_EndToEnd(benchmark::State &state) {
   for (auto _ : state)
     for (auto &c : convs)
       c->run();
-  state.counters["GOPS"] = benchmark::Counter(
-      2.0 * static_cast<double>(macs) * state.iterations() / 1e9,
-      benchmark::Counter::kIsRate);
+  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
+                                                  state.iterations() / 1e9,
+                                              benchmark::Counter::kIsRate);
 }
 #endif // QNN_HAVE_DNNL
 
@@ -153,8 +198,8 @@ struct XnnConv {
         l.kernel, l.stride, l.stride, 1, 1, groups, groupIn, groupOut, l.inC,
         l.outC, /*input_zero_point=*/-1, 0.5f, 0.01f,
         reinterpret_cast<const int8_t *>(kernel.data()), bias.data(), -128,
-        0.05f, -128, 127,
-        l.depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0, &op);
+        0.05f, -128, 127, l.depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0,
+        &op);
     if (status != xnn_status_success)
       std::abort();
     status = xnn_setup_convolution2d_nhwc_qs8(
@@ -207,14 +252,18 @@ static void BM_XNNPACK_EndToEnd(benchmark::State &state) {
   for (auto _ : state)
     for (auto &c : convs)
       c->run(pool);
-  state.counters["GOPS"] = benchmark::Counter(
-      2.0 * static_cast<double>(macs) * state.iterations() / 1e9,
-      benchmark::Counter::kIsRate);
+  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
+                                                  state.iterations() / 1e9,
+                                              benchmark::Counter::kIsRate);
 }
 #endif // QNN_HAVE_XNNPACK
 
 static void registerBenchmarks() {
   for (const ConvLayer &layer : representativeLayers()) {
+    benchmark::RegisterBenchmark(("qnn-mlir/" + layer.name).c_str(), BM_QNN,
+                                 layer)
+        ->Unit(benchmark::kMicrosecond)
+        ->UseRealTime();
 #ifdef QNN_HAVE_DNNL
     benchmark::RegisterBenchmark(("oneDNN/" + layer.name).c_str(), BM_OneDNN,
                                  layer)
@@ -229,6 +278,9 @@ static void registerBenchmarks() {
 #endif
     (void)layer;
   }
+  benchmark::RegisterBenchmark("qnn-mlir/mobilenet_v1_convs", BM_QNN_EndToEnd)
+      ->Unit(benchmark::kMillisecond)
+      ->UseRealTime();
 #ifdef QNN_HAVE_DNNL
   benchmark::RegisterBenchmark("oneDNN/mobilenet_v1_convs", BM_OneDNN_EndToEnd)
       ->Unit(benchmark::kMillisecond)

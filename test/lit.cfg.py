@@ -36,7 +36,7 @@ llvm_config.with_environment("PATH", config.qnn_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.qnn_tools_dir, config.llvm_tools_dir]
-tools = ["qnn-opt", "qnn-run", "qnn-unittests", "qnn-translate", "qnn-tflite-gen",
+tools = ["qnn-opt", "qnn-run", "qnn-unittests", "qnn-translate", "qnn-tflite-gen", "qnn-compile",
          "qnn-jit"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
@@ -48,6 +48,10 @@ config.substitutions.append(
     ("%mlir_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
+# Linking qnn-compile objects: the C runner utilities (memrefCopy).
+config.substitutions.append(
+    ("%link_runner_utils",
+     "-L{0} -lmlir_c_runner_utils -Wl,-rpath,{0} -lm".format(config.llvm_lib_dir)))
 # CPU features that gate the target-specific execution tests.
 try:
     with open("/proc/cpuinfo") as cpuinfo:

@@ -1,6 +1,7 @@
 //===- Compiler.cpp - compile qnn programs to native code and run them ----===//
 
 #include "QNN/Compiler/Compiler.h"
+#include "NPU/IR/NPUDialect.h"
 #include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNDialect.h"
 
@@ -27,7 +28,39 @@ void qnn::registerCompilerDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
-  registry.insert<QNNDialect>();
+  registry.insert<QNNDialect, npu::NPUDialect>();
+}
+
+std::string qnn::getHostTarget() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
+    return "avx512-vnni";
+  if (features.lookup("avx2") || features.lookup("avx512bw"))
+    return "int16";
+  return "generic";
+}
+
+llvm::Error qnn::checkTargetSupported(StringRef target) {
+  if (target == "generic")
+    return llvm::Error::success();
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (target == "avx512-vnni") {
+    if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "target avx512-vnni needs a CPU with AVX512-VNNI and AVX512BW; this "
+        "host has neither or only one of them (use --target int16 or "
+        "generic)");
+  }
+  if (target == "int16") {
+    if (features.lookup("avx2") || features.lookup("avx512bw"))
+      return llvm::Error::success();
+    return llvm::createStringError(
+        "target int16 needs a CPU with AVX2 or AVX512BW (use --target "
+        "generic)");
+  }
+  return llvm::createStringError("unknown target '" + target.str() +
+                                 "' (expected avx512-vnni, int16 or generic)");
 }
 
 unsigned qnn::getElementBytes(Type elementType) {
@@ -35,6 +68,26 @@ unsigned qnn::getElementBytes(Type elementType) {
 }
 
 CompiledModule::~CompiledModule() = default;
+
+void qnn::initializeCompiler() {
+  static std::once_flag initOnce;
+  std::call_once(initOnce, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    registerAllPasses();
+    registerQNNConversions();
+  });
+}
+
+LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
+                                         const CompileOptions &options) {
+  // npu operators (from --qnn-to-npu) go back to qnn sequences first.
+  pm.addNestedPass<func::FuncOp>(createNPUExpandToQNN());
+  LowerToLLVMOptions lowerOptions;
+  lowerOptions.target = options.target;
+  lowerOptions.emulateVNNI = options.emulateVNNI;
+  return buildLowerToLLVMPipeline(pm, lowerOptions);
+}
 
 static llvm::Error makeError(const Twine &message) {
   return llvm::make_error<llvm::StringError>(message,
@@ -44,13 +97,7 @@ static llvm::Error makeError(const Twine &message) {
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(OwningOpRef<ModuleOp> module,
                         const CompileOptions &options) {
-  static std::once_flag initOnce;
-  std::call_once(initOnce, [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    registerAllPasses();
-    registerQNNConversions();
-  });
+  initializeCompiler();
 
   // Refuse targets whose instructions this CPU lacks: running them would
   // end in SIGILL.
@@ -97,10 +144,7 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module->getContext()));
 
   PassManager pm(module->getContext());
-  LowerToLLVMOptions lowerOptions;
-  lowerOptions.target = options.target;
-  lowerOptions.emulateVNNI = options.emulateVNNI;
-  if (failed(buildLowerToLLVMPipeline(pm, lowerOptions)))
+  if (failed(buildCompilerPipeline(pm, options)))
     return makeError("cannot build the lowering pipeline");
   if (failed(pm.run(*module)))
     return makeError("lowering to the LLVM dialect failed");

@@ -42,8 +42,12 @@ func.func @two_results(%x: tensor<3xi8>) -> (tensor<3xi8>, tensor<3xi32>) {
 // RUN: not qnn-run --reference %s --entry nope --input %t.in 2>&1 | FileCheck %s --check-prefix=NOPE
 // NOPE: qnn-run: no function named 'nope'
 
-// RUN: not qnn-run %s --entry identity --input %t.in 2>&1 | FileCheck %s --check-prefix=MODE
-// MODE: qnn-run: choose an execution mode: --reference
+// Without --reference the entry function (and what it calls) is compiled
+// to native code; the other functions are left out.
+// RUN: qnn-run %s --entry identity --input %t.in --target generic | FileCheck %s --check-prefix=SUM
+// RUN: qnn-run %s --entry two_results --input %t.in --target generic --output %t.n0 --output %t.n1
+// RUN: cmp %t.o0 %t.n0
+// RUN: cmp %t.o1 %t.n1
 
 // RUN: not qnn-run --reference %s --entry scalar_argument --input %t.in 2>&1 | FileCheck %s --check-prefix=SCALAR
 // SCALAR: qnn-run: argument 0 is not a ranked tensor

@@ -1,8 +1,15 @@
-//===- qnn-run.cpp - run qnn programs
-//--------------------------------------===//
+//===- qnn-run.cpp - run qnn programs -------------------------------------===//
 //
-// qnn-run --reference FILE.mlir|MODEL.tflite [--entry NAME] --input A.bin ...
-//         [--output OUT0.bin ...] [--print-values]
+// qnn-run [--reference] FILE.mlir|MODEL.tflite [--entry NAME] --input A.bin
+//         ... [--output OUT0.bin ...] [--print-values]
+//         [--target avx512-vnni|int16|generic] [--compare-reference]
+//         [--repeat N]
+//
+// With --reference the program is interpreted by the reference evaluator;
+// otherwise it is compiled to native code in process (QNNCompiler: npu ops
+// expanded to qnn, --qnn-lower-to-llvm, ExecutionEngine) and run.
+// --compare-reference also runs the reference evaluator and compares every
+// output bit for bit. --repeat N times N more native runs.
 //
 // Inputs and outputs are raw little-endian row-major bytes of the argument's
 // or result's element type (the format of shared/models/testdata). Without
@@ -10,11 +17,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NPU/IR/NPUDialect.h"
+#include "NPU/Reference/NPUEvaluator.h"
+#include "QNN/Compiler/Compiler.h"
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/Reference/Evaluator.h"
 #include "QNN/Target/TFLite/TFLiteImport.h"
-#include "NPU/IR/NPUDialect.h"
-#include "NPU/Reference/NPUEvaluator.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -26,20 +34,27 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
 
 using namespace mlir;
 using namespace mlir::qnn;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional,
-                                      cl::desc("<program.mlir or model.tflite>"), cl::Required);
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
+              cl::Required);
 static cl::opt<bool> reference("reference",
                                cl::desc("Run with the reference evaluator"));
 static cl::opt<std::string> entry("entry",
@@ -49,6 +64,32 @@ static cl::list<std::string>
     inputs("input", cl::desc("Raw input file, one per argument"));
 static cl::list<std::string>
     outputs("output", cl::desc("Raw output file, one per result"));
+static cl::opt<std::string>
+    target("target",
+           cl::desc("Native code target: avx512-vnni, int16 or generic "
+                    "(default: the best one for this CPU)"));
+static cl::opt<bool> compareReference(
+    "compare-reference",
+    cl::desc("Also run the reference evaluator and require bit-identical "
+             "outputs"));
+static cl::opt<unsigned>
+    repeat("repeat",
+           cl::desc("Run the native code N more times and print "
+                    "the median and minimum time"),
+           cl::init(0));
+static cl::opt<unsigned>
+    optLevel("opt-level",
+             cl::desc("LLVM optimization level of native code (0-3)"),
+             cl::init(3));
+// Test hook: flips the low bit of one element of native result 0 before the
+// comparison, so that the mismatch report itself can be tested.
+static cl::opt<int64_t> corruptElement(
+    "debug-corrupt-element", cl::Hidden, cl::init(-1),
+    cl::desc("(testing) flip the low bit of this element of native result 0"));
+static cl::opt<bool> inputSets(
+    "input-sets",
+    cl::desc("Native mode: the --input files are consecutive sets of one "
+             "file per argument; compile once and run every set"));
 static cl::opt<bool>
     printValues("print-values", cl::desc("Print every element of each result"));
 
@@ -138,33 +179,34 @@ static void printSummary(const ref::Tensor &t, unsigned index) {
   }
 }
 
-/// Reads the inputs, runs, writes or prints the results.
-static int execute(func::FuncOp func) {
+/// Reads and checks the --input files against the argument types of `func`.
+static FailureOr<SmallVector<ref::Tensor>>
+readInputs(func::FuncOp func, ArrayRef<std::string> files) {
   FunctionType type = func.getFunctionType();
-  if (inputs.size() != type.getNumInputs()) {
+  if (files.size() != type.getNumInputs()) {
     llvm::errs() << "qnn-run: '" << func.getName() << "' takes "
-                 << type.getNumInputs() << " inputs, got " << inputs.size()
+                 << type.getNumInputs() << " inputs, got " << files.size()
                  << " --input files\n";
-    return 1;
+    return failure();
   }
   if (!outputs.empty() && outputs.size() != type.getNumResults()) {
     llvm::errs() << "qnn-run: '" << func.getName() << "' has "
                  << type.getNumResults() << " results, got " << outputs.size()
                  << " --output files\n";
-    return 1;
+    return failure();
   }
   SmallVector<ref::Tensor> tensors;
-  for (auto [i, path] : llvm::enumerate(inputs)) {
+  for (auto [i, path] : llvm::enumerate(files)) {
     auto tensorType = dyn_cast<RankedTensorType>(type.getInput(i));
     if (!tensorType) {
       llvm::errs() << "qnn-run: argument " << i << " is not a ranked tensor\n";
-      return 1;
+      return failure();
     }
     auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false);
     if (!buffer) {
       llvm::errs() << "qnn-run: cannot read '" << path
                    << "': " << buffer.getError().message() << "\n";
-      return 1;
+      return failure();
     }
     std::string error;
     ArrayRef<char> bytes((*buffer)->getBufferStart(),
@@ -173,16 +215,16 @@ static int execute(func::FuncOp func) {
     if (failed(t)) {
       llvm::errs() << "qnn-run: input " << i << " ('" << path << "') for "
                    << tensorType << ": " << error << "\n";
-      return 1;
+      return failure();
     }
     tensors.push_back(std::move(*t));
   }
-  ref::Evaluator evaluator;
-  npu::registerReferenceOps(evaluator);
-  FailureOr<SmallVector<ref::Tensor>> results = evaluator.run(func, tensors);
-  if (failed(results))
-    return 1;
-  for (auto [i, result] : llvm::enumerate(*results)) {
+  return tensors;
+}
+
+/// Writes the results to the --output files, or prints their summaries.
+static int emitResults(ArrayRef<ref::Tensor> results) {
+  for (auto [i, result] : llvm::enumerate(results)) {
     if (outputs.empty()) {
       printSummary(result, i);
       continue;
@@ -200,18 +242,230 @@ static int execute(func::FuncOp func) {
   return 0;
 }
 
+static FailureOr<SmallVector<ref::Tensor>>
+runReference(func::FuncOp func, ArrayRef<ref::Tensor> tensors) {
+  ref::Evaluator evaluator;
+  npu::registerReferenceOps(evaluator);
+  return evaluator.run(func, tensors);
+}
+
+/// Interprets the program with the reference evaluator.
+static int executeReference(func::FuncOp func) {
+  SmallVector<std::string> files(inputs.begin(), inputs.end());
+  FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func, files);
+  if (failed(tensors))
+    return 1;
+  FailureOr<SmallVector<ref::Tensor>> results = runReference(func, *tensors);
+  if (failed(results))
+    return 1;
+  return emitResults(*results);
+}
+
+static std::string elementString(const ref::Tensor &t, int64_t i) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  if (t.isFloat())
+    os << t.floats[i];
+  else
+    os << t.ints[i];
+  return s;
+}
+
+/// Compares native results with the reference, bit for bit; prints one line
+/// per result. Returns the number of mismatching results.
+static unsigned compareResults(ArrayRef<ref::Tensor> native,
+                               ArrayRef<ref::Tensor> reference) {
+  unsigned mismatches = 0;
+  for (auto [i, pair] : llvm::enumerate(llvm::zip(native, reference))) {
+    const ref::Tensor &ours = std::get<0>(pair);
+    const ref::Tensor &theirs = std::get<1>(pair);
+    std::vector<char> a = ref::tensorToBytes(ours);
+    std::vector<char> b = ref::tensorToBytes(theirs);
+    if (a == b && ours.shape == theirs.shape) {
+      llvm::outs() << "compare " << i << ": match\n";
+      continue;
+    }
+    ++mismatches;
+    int64_t bytes = ref::elementByteSize(ours.elementType);
+    int64_t n = std::min(a.size(), b.size()) / std::max<int64_t>(bytes, 1);
+    int64_t first = 0, count = 0;
+    for (int64_t e = n - 1; e >= 0; --e)
+      if (std::memcmp(a.data() + e * bytes, b.data() + e * bytes, bytes)) {
+        first = e;
+        ++count;
+      }
+    llvm::outs() << "compare " << i << ": MISMATCH at element " << first
+                 << ": native " << elementString(ours, first) << ", reference "
+                 << elementString(theirs, first) << " (" << count << " of " << n
+                 << " elements differ)\n";
+  }
+  return mismatches;
+}
+
+/// Compiles the program to native code and runs it.
+static int runNative(CompiledModule &program, func::FuncOp func,
+                     ArrayRef<ref::Tensor> tensors, StringRef targetName);
+
+static int executeNative(MLIRContext &context, ModuleOp module,
+                         func::FuncOp func) {
+  // --input-sets: the --input files are consecutive sets of one file per
+  // argument, each run with the same compiled code.
+  SmallVector<SmallVector<std::string>> sets;
+  unsigned numArgs = func.getFunctionType().getNumInputs();
+  if (inputSets) {
+    if (numArgs == 0 || inputs.empty() || inputs.size() % numArgs != 0) {
+      llvm::errs() << "qnn-run: --input-sets needs a positive multiple of "
+                   << numArgs << " --input files (one per argument of '"
+                   << func.getName() << "'), got " << inputs.size() << "\n";
+      return 1;
+    }
+    if (!outputs.empty()) {
+      llvm::errs() << "qnn-run: --input-sets prints summaries; it cannot be "
+                      "combined with --output\n";
+      return 1;
+    }
+    for (unsigned i = 0; i < inputs.size(); i += numArgs)
+      sets.emplace_back(inputs.begin() + i, inputs.begin() + i + numArgs);
+  } else {
+    sets.emplace_back(inputs.begin(), inputs.end());
+  }
+  SmallVector<SmallVector<ref::Tensor>> tensorSets;
+  for (ArrayRef<std::string> files : sets) {
+    FailureOr<SmallVector<ref::Tensor>> tensors = readInputs(func, files);
+    if (failed(tensors))
+      return 1;
+    tensorSets.push_back(std::move(*tensors));
+  }
+  std::string targetName = target.empty() ? getHostTarget() : target;
+  if (llvm::Error err = checkTargetSupported(targetName)) {
+    llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  // The reference needs the original program: compile a clone that holds
+  // only the entry function and the functions it calls.
+  OwningOpRef<ModuleOp> copy(module.clone());
+  {
+    llvm::StringSet<> reachable;
+    SmallVector<StringRef> worklist = {func.getName()};
+    while (!worklist.empty()) {
+      StringRef name = worklist.pop_back_val();
+      if (!reachable.insert(name).second)
+        continue;
+      auto callee = copy->lookupSymbol<func::FuncOp>(name);
+      if (!callee)
+        continue;
+      callee.walk(
+          [&](func::CallOp call) { worklist.push_back(call.getCallee()); });
+    }
+    for (auto f : llvm::make_early_inc_range(copy->getOps<func::FuncOp>()))
+      if (!reachable.contains(f.getName()))
+        f.erase();
+  }
+  CompileOptions options;
+  options.target = targetName;
+  options.entry = func.getName().str();
+  options.optLevel = optLevel;
+  auto compiled = CompiledModule::compile(std::move(copy), options);
+  if (!compiled) {
+    llvm::errs() << "qnn-run: cannot compile '" << inputFile
+                 << "': " << llvm::toString(compiled.takeError()) << "\n";
+    return 1;
+  }
+  CompiledModule &program = **compiled;
+  for (auto [i, tensors] : llvm::enumerate(tensorSets)) {
+    if (inputSets) {
+      llvm::outs() << "input set " << i << ":";
+      for (const std::string &file : sets[i])
+        llvm::outs() << " " << llvm::sys::path::filename(file);
+      llvm::outs() << "\n";
+    }
+    if (int rc = runNative(program, func, tensors, targetName))
+      return rc;
+  }
+  return 0;
+}
+
+/// Runs compiled code on one set of inputs; prints, times and compares.
+static int runNative(CompiledModule &program, func::FuncOp func,
+                     ArrayRef<ref::Tensor> tensors, StringRef targetName) {
+  std::vector<std::vector<char>> inBuffers, outBuffers;
+  SmallVector<const void *> in;
+  SmallVector<void *> out;
+  for (const ref::Tensor &t : tensors)
+    inBuffers.push_back(ref::tensorToBytes(t));
+  for (RankedTensorType type : program.getOutputTypes())
+    outBuffers.emplace_back(type.getNumElements() *
+                            getElementBytes(type.getElementType()));
+  for (auto &b : inBuffers)
+    in.push_back(b.data());
+  for (auto &b : outBuffers)
+    out.push_back(b.data());
+  if (llvm::Error err = program.run(in, out)) {
+    llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+  SmallVector<ref::Tensor> results;
+  for (auto [bytes, type] : llvm::zip(outBuffers, program.getOutputTypes())) {
+    std::string error;
+    FailureOr<ref::Tensor> t = ref::tensorFromBytes(type, bytes, error);
+    if (failed(t)) {
+      llvm::errs() << "qnn-run: result of type " << type << ": " << error
+                   << "\n";
+      return 1;
+    }
+    results.push_back(std::move(*t));
+  }
+  if (emitResults(results))
+    return 1;
+
+  if (repeat > 0) {
+    std::vector<double> times;
+    for (unsigned i = 0; i < repeat; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error err = program.run(in, out)) {
+        llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
+        return 1;
+      }
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    }
+    std::sort(times.begin(), times.end());
+    llvm::outs() << "time: target=" << targetName << " runs=" << repeat
+                 << " median=" << llvm::format("%.4f", times[times.size() / 2])
+                 << " ms min=" << llvm::format("%.4f", times.front())
+                 << " ms\n";
+  }
+
+  if (corruptElement >= 0 && !results.empty() && !results[0].isFloat() &&
+      corruptElement < results[0].numElements())
+    results[0].ints[corruptElement] ^= 1;
+
+  if (compareReference) {
+    FailureOr<SmallVector<ref::Tensor>> expected = runReference(func, tensors);
+    if (failed(expected))
+      return 1;
+    if (unsigned bad = compareResults(results, *expected)) {
+      llvm::errs() << "qnn-run: " << bad << " result(s) differ from the "
+                   << "reference evaluator (target " << targetName << ")\n";
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
-  if (!reference) {
-    llvm::errs() << "qnn-run: choose an execution mode: --reference\n";
+  if (reference &&
+      (compareReference || repeat > 0 || !target.empty() || inputSets)) {
+    llvm::errs()
+        << "qnn-run: --target, --compare-reference, --repeat and --input-sets "
+           "apply to native execution, not to --reference\n";
     return 1;
   }
   DialectRegistry registry;
-  registry.insert<npu::NPUDialect>();
-  registry.insert<QNNDialect, func::FuncDialect, arith::ArithDialect,
-                  tensor::TensorDialect, linalg::LinalgDialect,
-                  tosa::TosaDialect>();
+  registerCompilerDialects(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
@@ -221,5 +475,7 @@ int main(int argc, char **argv) {
   func::FuncOp func = findEntry(*module);
   if (!func)
     return 1;
-  return execute(func);
+  if (reference)
+    return executeReference(func);
+  return executeNative(context, *module, func);
 }

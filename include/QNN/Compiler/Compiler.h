@@ -20,6 +20,7 @@
 
 namespace mlir {
 class ExecutionEngine;
+class PassManager;
 class DialectRegistry;
 } // namespace mlir
 
@@ -37,6 +38,13 @@ struct CompileOptions {
   /// LLVM optimization level (0-3).
   unsigned optLevel = 3;
 };
+
+/// Initializes the native target and registers the passes (once).
+void initializeCompiler();
+
+/// npu-expand-to-qnn followed by the qnn-lower-to-llvm pipeline.
+LogicalResult buildCompilerPipeline(PassManager &pm,
+                                    const CompileOptions &options);
 
 /// Everything a context needs to parse and compile qnn programs.
 void registerCompilerDialects(DialectRegistry &registry);
@@ -68,6 +76,44 @@ private:
   std::string entry;
   SmallVector<RankedTensorType> inputTypes, outputTypes;
 };
+
+/// Ahead-of-time compilation: what was emitted for one entry function.
+struct AOTFunction {
+  /// The qnn function and the C symbol (`prefix` + name) that calls it.
+  std::string name, symbol;
+  SmallVector<RankedTensorType> inputTypes, outputTypes;
+};
+
+struct AOTOptions {
+  CompileOptions compile;
+  /// Prepended to each function name to form its C symbol.
+  std::string prefix = "qnn_";
+  /// Position-independent code (needed for a shared library).
+  bool pic = true;
+};
+
+/// Compiles every public function of `module` (consumed) with statically
+/// shaped tensor arguments and results to a native object file at
+/// `objectPath`, for the host CPU. Each such function `f` gets a C entry
+/// point `int32_t <prefix>f(const void *in0, ..., void *out0, ...)` taking
+/// densely packed row-major buffers (the conventions of CompiledModule::run)
+/// and returning 0. Returns the entry points, for the header.
+llvm::Expected<SmallVector<AOTFunction>>
+compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
+                StringRef objectPath);
+
+/// The C header declaring the entry points of `functions`, with their
+/// buffer sizes as macros.
+std::string emitCHeader(ArrayRef<AOTFunction> functions, StringRef guard,
+                        StringRef source);
+
+/// The best target for the CPU this process runs on: avx512-vnni with
+/// AVX512-VNNI and AVX512BW, int16 with AVX2 or AVX512BW, else generic.
+std::string getHostTarget();
+
+/// Fails with a readable message when `target` is unknown or the host CPU
+/// cannot execute its code.
+llvm::Error checkTargetSupported(StringRef target);
 
 /// Bytes per element of a buffer exchanged with a compiled module.
 unsigned getElementBytes(Type elementType);

@@ -110,4 +110,30 @@ def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def NPUExpandToQNN : Pass<"npu-expand-to-qnn", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite npu operators into the equivalent qnn/tosa sequence";
+  let description = [{
+    Expands every fused npu operator back into the qnn operators that compute
+    the same integers, so that programs produced by `--qnn-to-npu` can be
+    compiled for the CPU with `convert-qnn-to-linalg`:
+    - `npu.conv2d` becomes `qnn.conv2d` (NHWC, OHWI, the same window
+      attributes), `tosa.add` of the bias reshaped to `[1, 1, 1, O]`,
+      `qnn.requantize` to the 8-bit result with the per-channel input scales
+      `double(input_scale) * double(weight_scale[o])` (axis 3), and the
+      epilogue; `npu.fully_connected` likewise around `qnn.dense`.
+    - `npu.add` becomes `qnn.add`, `npu.avg_pool2d`/`npu.max_pool2d` the qnn
+      pooling ops (NHWC), each followed by the epilogue.
+    - Epilogue: `none`/`relu`/`relu6`/`clip` become a `tosa.clamp` to
+      `[act_min, act_max]` when that range is narrower than the storage
+      range; `leaky_relu` and `lut` become one 256-entry lookup (clamp and
+      activation folded into the table, computed at compile time with
+      `QNN/Utils/QuantMath.h`) indexed by the low byte of the value.
+  }];
+  let dependentDialects = [
+    "::mlir::qnn::QNNDialect", "::mlir::tosa::TosaDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // QNN_CONVERSION_PASSES_TD

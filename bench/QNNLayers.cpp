@@ -1,0 +1,175 @@
+//===- QNNLayers.cpp - MobileNet layers compiled by qnn-mlir -------------===//
+
+#include "QNNLayers.h"
+
+#include "QNN/Compiler/Compiler.h"
+#include "QNN/Reference/Evaluator.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+using namespace qnn::bench;
+
+static std::string hexBytes(const std::vector<uint8_t> &bytes) {
+  std::string s = "\"0x";
+  static const char digits[] = "0123456789ABCDEF";
+  for (uint8_t b : bytes) {
+    s += digits[b >> 4];
+    s += digits[b & 15];
+  }
+  return s + "\"";
+}
+
+std::string qnn::bench::layerProgram(const ConvLayer &l) {
+  int64_t groups = l.depthwise ? l.inC : 1;
+  int64_t perGroupIn = l.depthwise ? 1 : l.inC;
+  // Weights in [-127, 127] (TFLite int8), the same bytes as the peers'.
+  std::vector<uint8_t> weights = deterministicBytes(
+      static_cast<size_t>(l.outC * l.kernel * l.kernel * perGroupIn), 2);
+  for (uint8_t &w : weights)
+    if (w == 0x80)
+      w = 0x81;
+  std::vector<uint8_t> bias;
+  for (int64_t c = 0; c < l.outC; ++c) {
+    int32_t v = static_cast<int32_t>(c * 37 % 1000) - 500;
+    for (int i = 0; i < 4; ++i)
+      bias.push_back(static_cast<uint8_t>(static_cast<uint32_t>(v) >> (8 * i)));
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  std::string inType = "tensor<1x" + std::to_string(l.inH) + "x" +
+                       std::to_string(l.inW) + "x" + std::to_string(l.inC) +
+                       "xi8>";
+  std::string shape = "1x" + std::to_string(l.outH()) + "x" +
+                      std::to_string(l.outW()) + "x" + std::to_string(l.outC);
+  std::string wType = "tensor<" + std::to_string(l.outC) + "x" +
+                      std::to_string(l.kernel) + "x" +
+                      std::to_string(l.kernel) + "x" +
+                      std::to_string(perGroupIn) + "xi8>";
+  std::string weightScales, requantScales;
+  for (int64_t c = 0; c < l.outC; ++c) {
+    float ws = 0.005f + 0.0001f * static_cast<float>(c % 13);
+    weightScales += (c ? ", " : "") + llvm::formatv("{0:e}", ws).str();
+    requantScales +=
+        (c ? ", " : "") +
+        llvm::formatv("{0:e}", 0.5 * static_cast<double>(ws)).str();
+  }
+  os << "func.func @main(%x: " << inType << ") -> tensor<" << shape
+     << "xi8> {\n"
+     << "  %w = arith.constant dense<" << hexBytes(weights) << "> : " << wType
+     << "\n"
+     << "  %b = arith.constant dense<" << hexBytes(bias) << "> : tensor<1x1x1x"
+     << l.outC << "xi32>\n"
+     << "  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, "
+     << "dilations = array<i64: 1, 1>, groups = " << groups
+     << " : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : "
+     << "i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: "
+     << l.padTop() << ", " << l.padLeft() << ", " << l.padBottom() << ", "
+     << l.padRight() << ">, strides = array<i64: " << l.stride << ", "
+     << l.stride << ">, weight_scale = array<f32: " << weightScales
+     << ">, weight_zero_point = 0 : i32} : (" << inType << ", " << wType
+     << ") -> tensor<" << shape << "xi32>\n"
+     << "  %a = tosa.add %c, %b : (tensor<" << shape << "xi32>, tensor<1x1x1x"
+     << l.outC << "xi32>) -> tensor<" << shape << "xi32>\n"
+     << "  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: "
+     << requantScales
+     << ">, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, "
+     << "output_zero_point = -128 : i32} : tensor<" << shape
+     << "xi32> -> tensor<" << shape << "xi8>\n"
+     << "  return %y : tensor<" << shape << "xi8>\n}\n";
+  return s;
+}
+
+struct QnnConv::Impl {
+  mlir::MLIRContext context;
+  std::unique_ptr<mlir::qnn::CompiledModule> module;
+  std::vector<uint8_t> input, output;
+  std::string target, program;
+  Impl() : context(makeRegistry()) {}
+  static mlir::DialectRegistry makeRegistry() {
+    mlir::DialectRegistry registry;
+    mlir::qnn::registerCompilerDialects(registry);
+    return registry;
+  }
+};
+
+QnnConv::QnnConv(const ConvLayer &layer, const std::string &target)
+    : impl(std::make_unique<Impl>()) {
+  impl->target = target.empty() ? mlir::qnn::getHostTarget() : target;
+  impl->program = layerProgram(layer);
+  auto module =
+      mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
+  if (!module) {
+    std::fprintf(stderr, "qnn layer %s: cannot parse the program\n",
+                 layer.name.c_str());
+    std::abort();
+  }
+  mlir::qnn::CompileOptions options;
+  options.target = impl->target;
+  auto compiled =
+      mlir::qnn::CompiledModule::compile(std::move(module), options);
+  if (!compiled) {
+    std::fprintf(stderr, "qnn layer %s: %s\n", layer.name.c_str(),
+                 llvm::toString(compiled.takeError()).c_str());
+    std::abort();
+  }
+  impl->module = std::move(*compiled);
+  impl->input = deterministicBytes(
+      static_cast<size_t>(layer.inH * layer.inW * layer.inC), 1);
+  impl->output.resize(
+      static_cast<size_t>(layer.outH() * layer.outW() * layer.outC));
+}
+
+QnnConv::~QnnConv() = default;
+
+void QnnConv::run() {
+  if (llvm::Error err =
+          impl->module->run({impl->input.data()}, {impl->output.data()})) {
+    std::fprintf(stderr, "qnn layer: %s\n",
+                 llvm::toString(std::move(err)).c_str());
+    std::abort();
+  }
+}
+
+std::string QnnConv::checkAgainstReference() {
+  run();
+  auto module =
+      mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
+  auto func = module ? module->lookupSymbol<mlir::func::FuncOp>("main")
+                     : mlir::func::FuncOp();
+  if (!func)
+    return "cannot parse the layer program";
+  std::string error;
+  auto inType = mlir::cast<mlir::RankedTensorType>(func.getArgumentTypes()[0]);
+  auto input = mlir::qnn::ref::tensorFromBytes(
+      inType,
+      llvm::ArrayRef(reinterpret_cast<const char *>(impl->input.data()),
+                     impl->input.size()),
+      error);
+  if (mlir::failed(input))
+    return error;
+  mlir::qnn::ref::Evaluator evaluator;
+  auto results = evaluator.run(func, {*input});
+  if (mlir::failed(results))
+    return "the reference evaluator failed";
+  std::vector<char> expected = mlir::qnn::ref::tensorToBytes((*results)[0]);
+  if (expected.size() != impl->output.size())
+    return "output sizes differ";
+  for (size_t i = 0; i < expected.size(); ++i)
+    if (static_cast<uint8_t>(expected[i]) != impl->output[i])
+      return "element " + std::to_string(i) + ": native " +
+             std::to_string(static_cast<int8_t>(impl->output[i])) +
+             ", reference " + std::to_string(static_cast<int8_t>(expected[i]));
+  return "";
+}
+
+const std::string &QnnConv::target() const { return impl->target; }

@@ -1,0 +1,45 @@
+//===- QNNLayers.h - MobileNet layers compiled by qnn-mlir ---------------===//
+//
+// A MobileNet v1 convolution written as a qnn program (int8 NHWC input,
+// constant int8 OHWI weights with per-channel scales, int32 bias, requantize
+// to int8) and JIT-compiled with QNNCompiler, behind an interface free of
+// MLIR types (the benchmark binary is built with RTTI and exceptions for the
+// peers, the compiler without).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef QNN_BENCH_QNNLAYERS_H
+#define QNN_BENCH_QNNLAYERS_H
+
+#include "MobileNetLayers.h"
+
+#include <memory>
+#include <string>
+
+namespace qnn::bench {
+
+/// The qnn program of one layer (function @main, deterministic data).
+std::string layerProgram(const ConvLayer &layer);
+
+class QnnConv {
+public:
+  /// Compiles the layer for `target` (empty: the host's best target);
+  /// aborts with a message if compilation fails.
+  QnnConv(const ConvLayer &layer, const std::string &target);
+  ~QnnConv();
+  void run();
+  /// Runs the layer once and compares its output bytes with the reference
+  /// evaluator's on the same program; returns an empty string when they are
+  /// identical, else a description of the first difference.
+  std::string checkAgainstReference();
+  /// The target actually used.
+  const std::string &target() const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+} // namespace qnn::bench
+
+#endif // QNN_BENCH_QNNLAYERS_H

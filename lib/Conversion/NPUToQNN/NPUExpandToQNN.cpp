@@ -1,0 +1,308 @@
+//===- NPUExpandToQNN.cpp - npu operators back to qnn sequences -----------===//
+//
+// Each fused npu operator is rewritten into the qnn (and tosa) operators that
+// compute the same integers, so that the CPU backend (convert-qnn-to-linalg)
+// compiles programs produced by --qnn-to-npu. The arithmetic follows
+// lib/Dialect/NPU/Reference/NPUEvaluator.cpp exactly:
+//   conv/fc: qnn.conv2d|dense -> tosa.add bias -> qnn.requantize (8-bit,
+//            per-channel scale double(in) * double(w[o])) -> epilogue
+//   add:     qnn.add -> epilogue
+//   pools:   qnn.avg_pool2d|max_pool2d (NHWC) -> epilogue
+// The epilogue clamps to [act_min, act_max] (tosa.clamp, only when narrower
+// than the storage range); leaky_relu and lut become one 256-entry table
+// lookup, indexed by the low byte of the stored value, whose entries are the
+// clamp followed by the activation computed at compile time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NPU/IR/NPUDialect.h"
+#include "NPU/IR/NPUOps.h"
+#include "QNN/Conversion/Passes.h"
+#include "QNN/IR/QNNDialect.h"
+#include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
+#include "QNN/Utils/QuantUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <algorithm>
+
+namespace mlir::qnn {
+#define GEN_PASS_DEF_NPUEXPANDTOQNN
+#include "QNN/Conversion/Passes.h.inc"
+} // namespace mlir::qnn
+
+using namespace mlir;
+using namespace mlir::qnn;
+namespace qmath = mlir::qnn::math;
+
+namespace {
+
+/// Reshapes a rank-1 i32 bias `[O]` to `rank` dimensions with O last.
+Value expandBias(PatternRewriter &rewriter, Location loc, Value bias,
+                 int64_t rank) {
+  auto type = cast<RankedTensorType>(bias.getType());
+  SmallVector<int64_t> shape(rank, 1);
+  shape.back() = type.getDimSize(0);
+  ReassociationIndices all;
+  for (int64_t i = 0; i < rank; ++i)
+    all.push_back(i);
+  return tensor::ExpandShapeOp::create(
+      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), bias,
+      ArrayRef<ReassociationIndices>{all});
+}
+
+/// Applies the fused activation of `op` to `value` (already of the result
+/// type, clamped to the storage range).
+FailureOr<Value> applyEpilogue(PatternRewriter &rewriter, Operation *op,
+                               Value value) {
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  auto [qmin, qmax] = getStorageRange(element);
+  npu::Activation kind =
+      op->getAttrOfType<npu::ActivationAttr>("activation").getValue();
+  int64_t actMin =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_min").getInt());
+  int64_t actMax =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_max").getInt());
+
+  if (kind != npu::Activation::leaky_relu && kind != npu::Activation::lut) {
+    if (actMin <= qmin && actMax >= qmax)
+      return value;
+    return tosa::ClampOp::create(
+               rewriter, loc, type, value,
+               rewriter.getIntegerAttr(element, std::max(actMin, qmin)),
+               rewriter.getIntegerAttr(element, std::min(actMax, qmax)))
+        .getResult();
+  }
+
+  // The whole epilogue as a function of the stored byte.
+  SmallVector<int32_t> table(256, 0);
+  qmath::LeakyReluParams leaky;
+  int32_t leakyZeroPoint = 0, zeroPoint = 0;
+  ArrayRef<int32_t> lut;
+  if (kind == npu::Activation::leaky_relu) {
+    auto params = op->getAttrOfType<DenseI32ArrayAttr>("leaky_params");
+    auto zp = op->getAttrOfType<IntegerAttr>("output_zero_point");
+    if (!params || params.size() != 5 || !zp)
+      return failure(); // reported by validate()
+    ArrayRef<int32_t> p = params.asArrayRef();
+    leaky.identity = {p[0], p[1]};
+    leaky.alpha = {p[2], p[3]};
+    leakyZeroPoint = p[4];
+    zeroPoint = static_cast<int32_t>(zp.getInt());
+  } else {
+    auto lutAttr = op->getAttrOfType<DenseI32ArrayAttr>("lut");
+    if (!lutAttr || lutAttr.size() != 256)
+      return failure(); // reported by validate()
+    lut = lutAttr.asArrayRef();
+  }
+  for (int64_t y = qmin; y <= qmax; ++y) {
+    int64_t c = std::clamp(y, actMin, actMax);
+    int64_t r = kind == npu::Activation::leaky_relu
+                    ? qmath::leakyReluQuantized(c, zeroPoint, leaky,
+                                                leakyZeroPoint, qmin, qmax)
+                    : lut[static_cast<uint8_t>(c)];
+    table[static_cast<uint8_t>(y)] = static_cast<int32_t>(r);
+  }
+
+  // tosa.cast to i32, lookup in a linalg.generic on signless i32, cast back.
+  Type i32 = rewriter.getI32Type();
+  auto wideType = RankedTensorType::get(type.getShape(), i32);
+  Value wide = tosa::CastOp::create(rewriter, loc, wideType, value);
+  auto tableType = RankedTensorType::get({256}, i32);
+  Value tableValue = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(tableType, ArrayRef(table)));
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i32);
+  int64_t rank = type.getRank();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{wideType}, ValueRange{wide}, ValueRange{init},
+      ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                          rewriter.getMultiDimIdentityMap(rank)},
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value mask = arith::ConstantIntOp::create(b, l, i32, 255);
+        Value low = arith::AndIOp::create(b, l, args[0], mask);
+        Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), low);
+        Value entry =
+            tensor::ExtractOp::create(b, l, tableValue, ValueRange{index});
+        linalg::YieldOp::create(b, l, entry);
+      });
+  return tosa::CastOp::create(rewriter, loc, type, generic.getResult(0))
+      .getResult();
+}
+
+/// The per-channel requantize of a conv or fully connected accumulator.
+template <typename OpTy>
+Value requantize(PatternRewriter &rewriter, OpTy op, Value acc, int64_t axis) {
+  SmallVector<double> scales;
+  double inputScale = op.getInputScale().convertToFloat();
+  for (float ws : op.getWeightScale())
+    scales.push_back(inputScale * static_cast<double>(ws));
+  auto accType = cast<RankedTensorType>(acc.getType());
+  auto resultType = RankedTensorType::get(
+      accType.getShape(), op.getOutput().getType().getElementType());
+  return RequantizeOp::create(
+      rewriter, op.getLoc(), resultType, acc,
+      rewriter.getDenseF64ArrayAttr(scales), rewriter.getI32IntegerAttr(0),
+      op.getOutputScaleAttr(), op.getOutputZeroPointAttr(),
+      scales.size() > 1 ? rewriter.getI64IntegerAttr(axis) : IntegerAttr(),
+      RoundingAttr::get(op.getContext(), op.getRounding()));
+}
+
+struct ExpandConv2D : OpRewritePattern<npu::Conv2DOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(npu::Conv2DOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value acc = Conv2DOp::create(
+        rewriter, loc, op.getInput(), op.getWeight(),
+        op.getInputScale().convertToFloat(),
+        static_cast<int32_t>(op.getInputZeroPoint()), op.getWeightScale(),
+        static_cast<int32_t>(op.getWeightZeroPoint()), op.getStrides(),
+        op.getPadding(), op.getDilations(), op.getGroups(),
+        ActivationLayout::NHWC, KernelLayout::OHWI);
+    if (Value bias = op.getBias())
+      acc = tosa::AddOp::create(rewriter, loc, acc.getType(), acc,
+                                expandBias(rewriter, loc, bias, 4));
+    Value y = requantize(rewriter, op, acc, /*axis=*/3);
+    FailureOr<Value> result = applyEpilogue(rewriter, op, y);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+struct ExpandFullyConnected : OpRewritePattern<npu::FullyConnectedOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(npu::FullyConnectedOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value acc = DenseOp::create(rewriter, loc, op.getInput(), op.getWeight(),
+                                op.getInputScale().convertToFloat(),
+                                static_cast<int32_t>(op.getInputZeroPoint()),
+                                op.getWeightScale(),
+                                static_cast<int32_t>(op.getWeightZeroPoint()));
+    if (Value bias = op.getBias())
+      acc = tosa::AddOp::create(rewriter, loc, acc.getType(), acc,
+                                expandBias(rewriter, loc, bias, 2));
+    Value y = requantize(rewriter, op, acc, /*axis=*/1);
+    FailureOr<Value> result = applyEpilogue(rewriter, op, y);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+struct ExpandAdd : OpRewritePattern<npu::AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(npu::AddOp op,
+                                PatternRewriter &rewriter) const override {
+    Value sum = AddOp::create(rewriter, op.getLoc(), op.getOutput().getType(),
+                              op.getLhs(), op.getRhs(), op.getLhsScaleAttr(),
+                              op.getLhsZeroPointAttr(), op.getRhsScaleAttr(),
+                              op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
+                              op.getOutputZeroPointAttr());
+    FailureOr<Value> result = applyEpilogue(rewriter, op, sum);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+template <typename NPUPool, typename QNNPool>
+struct ExpandPool : OpRewritePattern<NPUPool> {
+  using OpRewritePattern<NPUPool>::OpRewritePattern;
+  LogicalResult matchAndRewrite(NPUPool op,
+                                PatternRewriter &rewriter) const override {
+    Value pooled =
+        QNNPool::create(rewriter, op.getLoc(), op.getOutput().getType(),
+                        op.getInput(), op.getKernel(), op.getStrides(),
+                        op.getPadding(), ActivationLayout::NHWC);
+    FailureOr<Value> result = applyEpilogue(rewriter, op, pooled);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+/// Checks what the patterns assume, with a precise diagnostic.
+LogicalResult validate(Operation *op) {
+  for (Type type : op->getOperandTypes())
+    if (auto shaped = dyn_cast<ShapedType>(type);
+        !shaped || !shaped.hasStaticShape())
+      return op->emitError("npu-expand-to-qnn needs statically shaped "
+                           "operands, got ")
+             << type;
+  if (auto conv = dyn_cast<npu::Conv2DOp>(op))
+    if (static_cast<int32_t>(conv.getPadValue()) !=
+            static_cast<int32_t>(conv.getInputZeroPoint()) &&
+        llvm::any_of(conv.getPadding(), [](int64_t p) { return p != 0; }))
+      return op->emitError("pad_value ")
+             << static_cast<int32_t>(conv.getPadValue())
+             << " differs from the input zero point "
+             << static_cast<int32_t>(conv.getInputZeroPoint())
+             << "; qnn.conv2d pads with the input zero point";
+  auto kind = op->getAttrOfType<npu::ActivationAttr>("activation");
+  if (kind && kind.getValue() == npu::Activation::leaky_relu) {
+    auto params = op->getAttrOfType<DenseI32ArrayAttr>("leaky_params");
+    if (!params || params.size() != 5 ||
+        !op->getAttrOfType<IntegerAttr>("output_zero_point"))
+      return op->emitError("leaky_relu epilogue needs leaky_params (5 "
+                           "values) and an output zero point");
+  }
+  if (kind && kind.getValue() == npu::Activation::lut) {
+    auto lut = op->getAttrOfType<DenseI32ArrayAttr>("lut");
+    if (!lut || lut.size() != 256)
+      return op->emitError("lut epilogue needs 256 table entries");
+  }
+  return success();
+}
+
+struct NPUExpandToQNNPass : qnn::impl::NPUExpandToQNNBase<NPUExpandToQNNPass> {
+  void runOnOperation() override {
+    WalkResult valid = getOperation().walk([](Operation *op) {
+      if (isa<npu::NPUDialect>(op->getDialect()) && failed(validate(op)))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (valid.wasInterrupted()) {
+      signalPassFailure();
+      return;
+    }
+    RewritePatternSet patterns(&getContext());
+    patterns.add<ExpandConv2D, ExpandFullyConnected, ExpandAdd,
+                 ExpandPool<npu::AvgPool2DOp, AvgPool2DOp>,
+                 ExpandPool<npu::MaxPool2DOp, MaxPool2DOp>>(&getContext());
+    GreedyRewriteConfig config;
+    config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config))) {
+      signalPassFailure();
+      return;
+    }
+    // Anything left (an op a pattern refused) is an error with a location.
+    WalkResult walk = getOperation().walk([](Operation *op) {
+      if (isa<npu::NPUDialect>(op->getDialect())) {
+        op->emitError("npu-expand-to-qnn: cannot expand this operator");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

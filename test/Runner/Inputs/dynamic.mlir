@@ -1,0 +1,3 @@
+func.func @f(%x: tensor<?xi8>) -> tensor<?xi8> {
+  return %x : tensor<?xi8>
+}

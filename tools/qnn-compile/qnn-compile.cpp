@@ -1,0 +1,168 @@
+//===- qnn-compile.cpp - ahead-of-time compiler for qnn programs ---------===//
+//
+// qnn-compile FILE.mlir|MODEL.tflite -o OUT.o   [--header OUT.h]
+// qnn-compile FILE.mlir|MODEL.tflite --shared OUT.so [--header OUT.h]
+//             [--target avx512-vnni|int16|generic] [--prefix qnn_]
+//             [--opt-level N]
+//
+// Compiles every public function to native code for the host CPU, with one
+// C entry point per function:
+//
+//   int32_t <prefix><name>(const void *in0, ..., void *out0, ...);
+//
+// (plain packed row-major buffers, returns 0), and writes a C header that
+// declares them with their buffer sizes (default: the output path with its
+// extension replaced by .h). --shared links the object into a shared library
+// with the system C compiler (cc).
+//
+//===----------------------------------------------------------------------===//
+
+#include "QNN/Compiler/Compiler.h"
+#include "QNN/Target/TFLite/TFLiteImport.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::qnn;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
+              cl::Required);
+static cl::opt<std::string> objectFile("o", cl::desc("Object file to write"),
+                                       cl::value_desc("file.o"));
+static cl::opt<std::string> sharedFile("shared",
+                                       cl::desc("Shared library to write"),
+                                       cl::value_desc("file.so"));
+static cl::opt<std::string>
+    headerFile("header", cl::desc("C header to write (default: the output "
+                                  "path with extension .h)"));
+static cl::opt<std::string>
+    target("target", cl::desc("avx512-vnni, int16 or generic (default: the "
+                              "best one for this CPU)"));
+static cl::opt<std::string>
+    prefix("prefix", cl::desc("Prefix of the C entry point names"),
+           cl::init("qnn_"));
+static cl::opt<unsigned> optLevel("opt-level",
+                                  cl::desc("LLVM optimization level (0-3)"),
+                                  cl::init(3));
+
+static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
+                                        llvm::SourceMgr &sourceMgr) {
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "qnn-compile: " << error << "\n";
+    return nullptr;
+  }
+  if (StringRef(inputFile).ends_with(".tflite"))
+    return importTFLite(file->getBuffer(), &context, inputFile);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+/// Links `object` into the shared library `output` with cc.
+static bool linkShared(StringRef object, StringRef output) {
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc) {
+    llvm::errs() << "qnn-compile: --shared needs a C compiler 'cc' in PATH\n";
+    return false;
+  }
+  std::string rpath = std::string("-Wl,-rpath,") + QNN_LLVM_LIBRARY_DIR;
+  std::string libDir = std::string("-L") + QNN_LLVM_LIBRARY_DIR;
+  SmallVector<StringRef> args = {
+      *cc,    "-shared", "-o",  output,
+      object, libDir,    rpath, "-lmlir_c_runner_utils",
+      "-lm"};
+  std::string message;
+  int rc =
+      llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0) {
+    llvm::errs() << "qnn-compile: linking '" << output << "' failed"
+                 << (message.empty() ? "" : ": ") << message << "\n";
+    return false;
+  }
+  return true;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "qnn-mlir ahead-of-time compiler\n");
+  if (objectFile.empty() == sharedFile.empty()) {
+    llvm::errs() << "qnn-compile: give exactly one of -o FILE.o and "
+                    "--shared FILE.so\n";
+    return 1;
+  }
+  std::string targetName = target.empty() ? getHostTarget() : target;
+  if (llvm::Error err = checkTargetSupported(targetName)) {
+    llvm::errs() << "qnn-compile: " << llvm::toString(std::move(err)) << "\n";
+    return 1;
+  }
+
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = loadModule(context, sourceMgr);
+  if (!module)
+    return 1;
+
+  StringRef output =
+      sharedFile.empty() ? StringRef(objectFile) : StringRef(sharedFile);
+  std::string object = objectFile;
+  SmallString<128> tempObject;
+  if (!sharedFile.empty()) {
+    if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+            "qnn-compile", "o", tempObject)) {
+      llvm::errs() << "qnn-compile: cannot create a temporary file: "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    object = tempObject.str().str();
+  }
+  llvm::FileRemover removeTemp(tempObject);
+
+  AOTOptions options;
+  options.compile.target = targetName;
+  options.compile.optLevel = optLevel;
+  options.prefix = prefix;
+  auto functions = compileToObject(std::move(module), options, object);
+  if (!functions) {
+    llvm::errs() << "qnn-compile: cannot compile '" << inputFile
+                 << "': " << llvm::toString(functions.takeError()) << "\n";
+    return 1;
+  }
+  if (!sharedFile.empty() && !linkShared(object, sharedFile))
+    return 1;
+
+  SmallString<128> header(headerFile);
+  if (header.empty()) {
+    header = output;
+    llvm::sys::path::replace_extension(header, "h");
+  }
+  std::string guard = "QNN_" + llvm::sys::path::stem(header).upper() + "_H";
+  for (char &c : guard)
+    if (!isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  std::error_code ec;
+  llvm::raw_fd_ostream os(header, ec, llvm::sys::fs::OF_Text);
+  if (ec) {
+    llvm::errs() << "qnn-compile: cannot write '" << header
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+  os << emitCHeader(*functions, guard, llvm::sys::path::filename(inputFile));
+  return 0;
+}
