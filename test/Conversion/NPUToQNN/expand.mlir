@@ -72,6 +72,6 @@ func.func @fc_lut(%x: tensor<2x5xi8>, %w: tensor<3x5xi8>, %b: tensor<3xi32>) -> 
 func.func @add_pools(%a: tensor<1x4x4x2xui8>, %b: tensor<1x4x4x2xui8>) -> tensor<1x1x1x2xui8> {
   %s = npu.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 10 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = 0 : i32, output_scale = 0.75 : f32, output_zero_point = 5 : i32, activation = #npu.activation<leaky_relu>, act_min = 0 : i32, act_max = 255 : i32, leaky_params = array<i32: 1073741824, 1, 1073741824, -2, 7>} : (tensor<1x4x4x2xui8>, tensor<1x4x4x2xui8>) -> tensor<1x4x4x2xui8>
   %p = npu.avg_pool2d %s {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, act_min = 0 : i32, act_max = 255 : i32} : tensor<1x4x4x2xui8> -> tensor<1x2x2x2xui8>
-  %m = npu.max_pool2d %p {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, activation = #npu.activation<relu>, act_min = 5 : i32, act_max = 255 : i32} : tensor<1x2x2x2xui8> -> tensor<1x1x1x2xui8>
+  %m = npu.max_pool2d %p {kernel = array<i64: 2, 2>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, activation = #npu.activation<clip>, act_min = 5 : i32, act_max = 255 : i32} : tensor<1x2x2x2xui8> -> tensor<1x1x1x2xui8>
   return %m : tensor<1x1x1x2xui8>
 }
