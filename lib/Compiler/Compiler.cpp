@@ -81,8 +81,6 @@ void qnn::initializeCompiler() {
 
 LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
                                          const CompileOptions &options) {
-  // npu operators (from --qnn-to-npu) go back to qnn sequences first.
-  pm.addNestedPass<func::FuncOp>(createNPUExpandToQNN());
   LowerToLLVMOptions lowerOptions;
   lowerOptions.target = options.target;
   lowerOptions.emulateVNNI = options.emulateVNNI;

@@ -17,8 +17,10 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.
+  // npu operators (from --qnn-to-npu) first go back to qnn sequences, so
+  // that fused and unfused programs take the same road.
   std::string pipeline = llvm::formatv(
-      "convert-qnn-to-linalg{{target={0}},"
+      "func.func(npu-expand-to-qnn),convert-qnn-to-linalg{{target={0}},"
       "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
       "tosa-to-tensor),"
       "canonicalize,{2}"
@@ -61,7 +63,8 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 void qnn::registerLowerToLLVMPipeline() {
   PassPipelineRegistration<PipelineOptions>(
       "qnn-lower-to-llvm",
-      "Lower a qnn program to the LLVM dialect (qnn -> linalg -> loops -> "
+      "Lower a qnn or npu program to the LLVM dialect (npu -> qnn -> linalg "
+      "-> vector/loops -> "
       "llvm), bufferized with memref results as out-parameters",
       [](OpPassManager &pm, const PipelineOptions &options) {
         qnn::LowerToLLVMOptions opts;
