@@ -37,26 +37,34 @@ using namespace mlir;
 using namespace mlir::qnn;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory compileCategory("qnn-compile options");
+
 static cl::opt<std::string>
     inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
-              cl::Required);
+              cl::Required, cl::cat(compileCategory));
 static cl::opt<std::string> objectFile("o", cl::desc("Object file to write"),
-                                       cl::value_desc("file.o"));
+                                       cl::value_desc("file.o"),
+                                       cl::cat(compileCategory));
 static cl::opt<std::string> sharedFile("shared",
                                        cl::desc("Shared library to write"),
-                                       cl::value_desc("file.so"));
+                                       cl::value_desc("file.so"),
+                                       cl::cat(compileCategory));
 static cl::opt<std::string>
-    headerFile("header", cl::desc("C header to write (default: the output "
-                                  "path with extension .h)"));
+    headerFile("header",
+               cl::desc("C header to write (default: the output "
+                        "path with extension .h)"),
+               cl::cat(compileCategory));
 static cl::opt<std::string>
-    target("target", cl::desc("avx512-vnni, int16 or generic (default: the "
-                              "best one for this CPU)"));
+    target("target",
+           cl::desc("avx512-vnni, int16 or generic (default: the "
+                    "best one for this CPU)"),
+           cl::cat(compileCategory));
 static cl::opt<std::string>
     prefix("prefix", cl::desc("Prefix of the C entry point names"),
-           cl::init("qnn_"));
+           cl::init("qnn_"), cl::cat(compileCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
-                                  cl::init(3));
+                                  cl::init(3), cl::cat(compileCategory));
 
 static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
                                         llvm::SourceMgr &sourceMgr) {
@@ -98,6 +106,7 @@ static bool linkShared(StringRef object, StringRef output) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir ahead-of-time compiler\n");
   if (objectFile.empty() == sharedFile.empty()) {
     llvm::errs() << "qnn-compile: give exactly one of -o FILE.o and "

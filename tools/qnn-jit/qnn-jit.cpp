@@ -28,42 +28,52 @@
 using namespace mlir;
 using namespace mlir::qnn;
 
+static llvm::cl::OptionCategory jitCategory("qnn-jit options");
+
 static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input.mlir>"),
-                                            llvm::cl::Required);
+                                            llvm::cl::Required,
+                                            llvm::cl::cat(jitCategory));
 static llvm::cl::opt<std::string> target("target",
                                          llvm::cl::desc("generic, avx512-vnni, "
                                                         "int16, int16-avx512bw "
                                                         "or loops"),
-                                         llvm::cl::init("generic"));
+                                         llvm::cl::init("generic"),
+                                         llvm::cl::cat(jitCategory));
 static llvm::cl::opt<std::string>
     compareTarget("compare-target",
                   llvm::cl::desc("also run this target and require "
                                  "identical outputs"),
-                  llvm::cl::init(""));
+                  llvm::cl::init(""), llvm::cl::cat(jitCategory));
 static llvm::cl::opt<bool>
     emulateVNNI("emulate-vnni",
                 llvm::cl::desc("compute vpdpbusd with generic vector code "
                                "(avx512-vnni on CPUs without AVX512-VNNI)"),
-                llvm::cl::init(false));
-static llvm::cl::opt<std::string>
-    entry("entry", llvm::cl::desc("entry function"), llvm::cl::init("main"));
+                llvm::cl::init(false), llvm::cl::cat(jitCategory));
+static llvm::cl::opt<std::string> entry("entry",
+                                        llvm::cl::desc("entry function"),
+                                        llvm::cl::init("main"),
+                                        llvm::cl::cat(jitCategory));
 static llvm::cl::opt<unsigned> seed("seed", llvm::cl::desc("input data seed"),
-                                    llvm::cl::init(1));
+                                    llvm::cl::init(1),
+                                    llvm::cl::cat(jitCategory));
 static llvm::cl::opt<unsigned>
     repeat("repeat", llvm::cl::desc("run N times and print the median time"),
-           llvm::cl::init(0));
+           llvm::cl::init(0), llvm::cl::cat(jitCategory));
 static llvm::cl::list<std::string>
     inputFiles("input",
                llvm::cl::desc("raw input buffer (one per entry argument, in "
-                              "order) instead of pseudo-random data"));
+                              "order) instead of pseudo-random data"),
+               llvm::cl::cat(jitCategory));
 static llvm::cl::list<std::string>
     outputFiles("output",
                 llvm::cl::desc("write the raw outputs (one file per result, "
-                               "in order)"));
+                               "in order)"),
+                llvm::cl::cat(jitCategory));
 static llvm::cl::opt<bool> quiet("quiet",
                                  llvm::cl::desc("do not print the outputs"),
-                                 llvm::cl::init(false));
+                                 llvm::cl::init(false),
+                                 llvm::cl::cat(jitCategory));
 
 using Buffers = std::vector<std::vector<char>>;
 
@@ -162,6 +172,7 @@ static int runAll(CompiledModule &compiled, Buffers &inputs, Buffers &outputs) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  llvm::cl::HideUnrelatedOptions(jitCategory);
   llvm::cl::ParseCommandLineOptions(argc, argv, "qnn-mlir JIT runner\n");
   DialectRegistry registry;
   registerCompilerDialects(registry);

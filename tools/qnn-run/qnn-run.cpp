@@ -52,46 +52,57 @@ using namespace mlir;
 using namespace mlir::qnn;
 namespace cl = llvm::cl;
 
+static cl::OptionCategory runCategory("qnn-run options");
+
 static cl::opt<std::string>
     inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
-              cl::Required);
+              cl::Required, cl::cat(runCategory));
 static cl::opt<bool> reference("reference",
-                               cl::desc("Run with the reference evaluator"));
+                               cl::desc("Run with the reference evaluator"),
+                               cl::cat(runCategory));
 static cl::opt<std::string> entry("entry",
                                   cl::desc("Function to run (default: the only "
-                                           "public function, or 'main')"));
+                                           "public function, or 'main')"),
+                                  cl::cat(runCategory));
 static cl::list<std::string>
-    inputs("input", cl::desc("Raw input file, one per argument"));
+    inputs("input", cl::desc("Raw input file, one per argument"),
+           cl::cat(runCategory));
 static cl::list<std::string>
-    outputs("output", cl::desc("Raw output file, one per result"));
+    outputs("output", cl::desc("Raw output file, one per result"),
+            cl::cat(runCategory));
 static cl::opt<std::string>
     target("target",
            cl::desc("Native code target: avx512-vnni, int16 or generic "
-                    "(default: the best one for this CPU)"));
+                    "(default: the best one for this CPU)"),
+           cl::cat(runCategory));
 static cl::opt<bool> compareReference(
     "compare-reference",
     cl::desc("Also run the reference evaluator and require bit-identical "
-             "outputs"));
+             "outputs"),
+    cl::cat(runCategory));
 static cl::opt<unsigned>
     repeat("repeat",
            cl::desc("Run the native code N more times and print "
                     "the median and minimum time"),
-           cl::init(0));
+           cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned>
     optLevel("opt-level",
              cl::desc("LLVM optimization level of native code (0-3)"),
-             cl::init(3));
+             cl::init(3), cl::cat(runCategory));
 // Test hook: flips the low bit of one element of native result 0 before the
 // comparison, so that the mismatch report itself can be tested.
 static cl::opt<int64_t> corruptElement(
     "debug-corrupt-element", cl::Hidden, cl::init(-1),
-    cl::desc("(testing) flip the low bit of this element of native result 0"));
+    cl::desc("(testing) flip the low bit of this element of native result 0"),
+    cl::cat(runCategory));
 static cl::opt<bool> inputSets(
     "input-sets",
     cl::desc("Native mode: the --input files are consecutive sets of one "
-             "file per argument; compile once and run every set"));
-static cl::opt<bool>
-    printValues("print-values", cl::desc("Print every element of each result"));
+             "file per argument; compile once and run every set"),
+    cl::cat(runCategory));
+static cl::opt<bool> printValues("print-values",
+                                 cl::desc("Print every element of each result"),
+                                 cl::cat(runCategory));
 
 /// Loads and verifies the program.
 static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
@@ -456,6 +467,7 @@ static int runNative(CompiledModule &program, func::FuncOp func,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
   if (reference &&
       (compareReference || repeat > 0 || !target.empty() || inputSets)) {

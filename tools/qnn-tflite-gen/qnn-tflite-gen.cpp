@@ -480,6 +480,115 @@ Model mobilenetBlock() {
   return w.finish({in}, {out});
 }
 
+/// Per-channel int8 weight scales that vary around `base` (0.75x to 1.25x)
+/// without growing with the channel count.
+Quant perChannelAround(int channels, float base, int32_t dimension) {
+  Quant q;
+  for (int c = 0; c < channels; ++c) {
+    q.scales.push_back(base *
+                       (0.75f + 0.5f * static_cast<float>((c * 5) % 8) / 7));
+    q.zeroPoints.push_back(0);
+  }
+  q.dimension = dimension;
+  return q;
+}
+
+/// Bias quantization as TFLite requires it: scale = input * weight scale.
+Quant biasQuant(float inputScale, const Quant &weights) {
+  Quant q;
+  for (float s : weights.scales) {
+    q.scales.push_back(inputScale * s);
+    q.zeroPoints.push_back(0);
+  }
+  return q;
+}
+
+/// MobileNet v1 (width 0.25, 128x128 input, 1000 classes), int8 per-channel,
+/// with deterministic pseudo-random weights: the bundled end-to-end example
+/// and a whole-network benchmark the project owns. Weight scales are chosen
+/// so that every layer's activations spread over the RELU6 range instead of
+/// collapsing to a constant.
+Model mobilenetV1() {
+  ModelWriter w;
+  const float actScale = 6.0f / 255;
+  const int actZp = -128;
+  const int input =
+      w.activation("input", {1, 128, 128, 3}, I8, perTensor(1.0f / 128, 0));
+  int x = input;
+  float xScale = 1.0f / 128;
+  int size = 128;
+  int channels = 3;
+  auto conv = [&](const std::string &name, int outChannels, int stride,
+                  bool depthwise) {
+    int k = depthwise ? 9 : (channels * (name == "conv0" ? 9 : 1));
+    int kernel = (depthwise || name == "conv0") ? 3 : 1;
+    Quant wq =
+        perChannelAround(outChannels, 0.026f / std::sqrt(static_cast<float>(k)),
+                         depthwise ? 3 : 0);
+    std::vector<int32_t> shape =
+        depthwise ? std::vector<int32_t>{1, kernel, kernel, outChannels}
+                  : std::vector<int32_t>{outChannels, kernel, kernel, channels};
+    int f = w.weights(name + "/filter", shape, I8, wq, -127, 127);
+    Quant bq = biasQuant(xScale, wq);
+    int b = w.bias(name + "/bias", outChannels, -2000, 4000, bq);
+    size = (size + stride - 1) / stride;
+    int y = w.activation(name, {1, size, size, outChannels}, I8,
+                         perTensor(actScale, actZp));
+    if (depthwise)
+      w.op(BuiltinOperator::DEPTHWISE_CONV_2D, {x, f, b}, {y},
+           BuiltinOptions::DepthwiseConv2DOptions,
+           tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, stride,
+                                             stride, 1,
+                                             ActivationFunctionType::RELU6)
+               .Union());
+    else
+      w.op(BuiltinOperator::CONV_2D, {x, f, b}, {y},
+           BuiltinOptions::Conv2DOptions,
+           tfl::CreateConv2DOptions(w.fbb, Padding::SAME, stride, stride,
+                                    ActivationFunctionType::RELU6)
+               .Union());
+    x = y;
+    xScale = actScale;
+    channels = outChannels;
+  };
+  conv("conv0", 8, 2, false);
+  const std::pair<int, int> blocks[] = {
+      {1, 16},  {2, 32},  {1, 32},  {2, 64},  {1, 64},  {2, 128}, {1, 128},
+      {1, 128}, {1, 128}, {1, 128}, {1, 128}, {2, 256}, {1, 256}};
+  int index = 1;
+  for (auto [stride, outChannels] : blocks) {
+    std::string id = std::to_string(index++);
+    conv("dw" + id, channels, stride, true);
+    conv("pw" + id, outChannels, 1, false);
+  }
+  int pooled =
+      w.activation("pool", {1, 1, 1, channels}, I8, perTensor(actScale, actZp));
+  w.op(BuiltinOperator::AVERAGE_POOL_2D, {x}, {pooled},
+       BuiltinOptions::Pool2DOptions,
+       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, size, size, size, size)
+           .Union());
+  const int classes = 1000;
+  int shape = w.constant<int32_t>("flatten/shape", {2}, TensorType::INT32,
+                                  {1, channels});
+  int flat =
+      w.activation("flatten", {1, channels}, I8, perTensor(actScale, actZp));
+  w.op(BuiltinOperator::RESHAPE, {pooled, shape}, {flat});
+  Quant fq = perChannelAround(
+      classes, 0.01f / std::sqrt(static_cast<float>(channels)), 0);
+  int f = w.weights("fc/weights", {classes, channels}, I8, fq, -127, 127);
+  int b = w.bias("fc/bias", classes, -2000, 2000, biasQuant(actScale, fq));
+  int logits = w.activation("logits", {1, classes}, I8, perTensor(0.08f, 0));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {flat, f, b}, {logits},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb).Union());
+  int out =
+      w.activation("probs", {1, classes}, I8, perTensor(1.0f / 256, -128));
+  w.op(BuiltinOperator::SOFTMAX, {logits}, {out},
+       BuiltinOptions::SoftmaxOptions,
+       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  return w.finish({input}, {out});
+}
+
 //===----------------------------------------------------------------------===//
 // Malformed models: each must be rejected with a clear error
 //===----------------------------------------------------------------------===//
@@ -621,6 +730,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
+      {"mobilenet_v1", mobilenetV1},
       {"bad_version", badVersion},
       {"bad_unsupported_op", unsupportedOp},
       {"bad_extended_opcode", extendedOpCode},
