@@ -9,7 +9,7 @@ LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
 status=0
 /usr/lib/llvm-22/bin/lit -sv "$BUILD/test" 2>&1 | tee "$LOG" || status=$?
-count() { sed -n "s/^ *$1: *\([0-9]*\).*/\1/p" "$LOG" | tail -1; }
+count() { sed -n "s/^ *$1 *: *\([0-9]*\).*/\1/p" "$LOG" | tail -1; }
 passed=$(count Passed); failed=$(count Failed); unsupported=$(count Unsupported)
 xfail=$(count "Expectedly Failed"); xpass=$(count "Unexpectedly Passed")
 echo "lit: ${passed:-0} passed, $(( ${failed:-0} + ${xpass:-0} )) failed, $(( ${unsupported:-0} + ${xfail:-0} )) skipped"
