@@ -7,7 +7,7 @@
 // calls `_mlir_ciface_f`. Every other defined function becomes internal, so
 // that the object exports only the wrappers (a lowered `main` must not clash
 // with the C program's). The LLVM module is optimized and emitted for the
-// host CPU.
+// host CPU, or for a named CPU (cross-compilation for a deployment machine).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +25,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 
 using namespace mlir;
 using namespace mlir::qnn;
@@ -145,6 +147,18 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
     return builder.takeError();
+  if (!options.cpu.empty()) {
+    if (builder->getTargetTriple().getArch() != llvm::Triple::x86_64)
+      return makeError("--cpu is supported on x86-64 hosts only");
+    if (llvm::X86::parseArchX86(options.cpu, /*Only64Bit=*/true) ==
+        llvm::X86::CK_None)
+      return makeError("unknown CPU '" + options.cpu +
+                       "' (an LLVM x86-64 CPU name, e.g. x86-64-v4, znver4, "
+                       "sapphirerapids)");
+    // The named CPU's own features replace the host's.
+    builder->setCPU(options.cpu);
+    builder->getFeatures() = llvm::SubtargetFeatures();
+  }
   builder->setRelocationModel(options.pic ? llvm::Reloc::PIC_
                                           : llvm::Reloc::Static);
   builder->setCodeGenOptLevel(options.compile.optLevel >= 2

@@ -63,6 +63,16 @@ llvm::Error qnn::checkTargetSupported(StringRef target) {
                                  "' (expected avx512-vnni, int16 or generic)");
 }
 
+llvm::Error qnn::checkTargetKnown(StringRef target) {
+  if (llvm::is_contained(
+          {"generic", "avx512-vnni", "int16", "int16-avx512bw", "loops"},
+          target))
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "unknown target '" + target.str() +
+      "' (expected avx512-vnni, int16, int16-avx512bw, generic or loops)");
+}
+
 unsigned qnn::getElementBytes(Type elementType) {
   return (elementType.getIntOrFloatBitWidth() + 7) / 8;
 }

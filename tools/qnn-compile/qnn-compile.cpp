@@ -62,6 +62,12 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     prefix("prefix", cl::desc("Prefix of the C entry point names"),
            cl::init("qnn_"), cl::cat(compileCategory));
+static cl::opt<std::string>
+    cpu("cpu",
+        cl::desc("Generate code for this x86-64 CPU (an LLVM CPU name such "
+                 "as x86-64-v4, znver4 or sapphirerapids) instead of the "
+                 "host; the host need not be able to run it"),
+        cl::cat(compileCategory));
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(3), cl::cat(compileCategory));
@@ -113,8 +119,14 @@ int main(int argc, char **argv) {
                     "--shared FILE.so\n";
     return 1;
   }
+  if (!cpu.empty() && target.empty()) {
+    llvm::errs() << "qnn-compile: --cpu needs an explicit --target\n";
+    return 1;
+  }
   std::string targetName = target.empty() ? getHostTarget() : target;
-  if (llvm::Error err = checkTargetSupported(targetName)) {
+  // Code for another CPU is not checked against this host's features.
+  if (llvm::Error err = cpu.empty() ? checkTargetSupported(targetName)
+                                    : checkTargetKnown(targetName)) {
     llvm::errs() << "qnn-compile: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
@@ -147,6 +159,7 @@ int main(int argc, char **argv) {
   options.compile.target = targetName;
   options.compile.optLevel = optLevel;
   options.prefix = prefix;
+  options.cpu = cpu;
   auto functions = compileToObject(std::move(module), options, object);
   if (!functions) {
     llvm::errs() << "qnn-compile: cannot compile '" << inputFile

@@ -503,20 +503,22 @@ Quant biasQuant(float inputScale, const Quant &weights) {
   return q;
 }
 
-/// MobileNet v1 (width 0.25, 128x128 input, 1000 classes), int8 per-channel,
-/// with deterministic pseudo-random weights: the bundled end-to-end example
-/// and a whole-network benchmark the project owns. Weight scales are chosen
-/// so that every layer's activations spread over the RELU6 range instead of
-/// collapsing to a constant.
-Model mobilenetV1() {
+/// MobileNet v1 (width multiplier `alpha`, `resolution`^2 input, 1000
+/// classes), int8 per-channel, with deterministic pseudo-random weights: the
+/// bundled end-to-end example (0.25/128) and a whole-network benchmark the
+/// project owns (1.0/224). Weight scales are chosen so that every layer's
+/// activations spread over the RELU6 range instead of collapsing to a
+/// constant.
+Model mobilenetV1(int alphaPercent, int resolution) {
   ModelWriter w;
   const float actScale = 6.0f / 255;
   const int actZp = -128;
-  const int input =
-      w.activation("input", {1, 128, 128, 3}, I8, perTensor(1.0f / 128, 0));
+  const int input = w.activation("input", {1, resolution, resolution, 3}, I8,
+                                 perTensor(1.0f / 128, 0));
   int x = input;
   float xScale = 1.0f / 128;
-  int size = 128;
+  int size = resolution;
+  auto scaled = [&](int c) { return c * alphaPercent / 100; };
   int channels = 3;
   auto conv = [&](const std::string &name, int outChannels, int stride,
                   bool depthwise) {
@@ -551,15 +553,15 @@ Model mobilenetV1() {
     xScale = actScale;
     channels = outChannels;
   };
-  conv("conv0", 8, 2, false);
+  conv("conv0", scaled(32), 2, false);
   const std::pair<int, int> blocks[] = {
-      {1, 16},  {2, 32},  {1, 32},  {2, 64},  {1, 64},  {2, 128}, {1, 128},
-      {1, 128}, {1, 128}, {1, 128}, {1, 128}, {2, 256}, {1, 256}};
+      {1, 64},  {2, 128}, {1, 128}, {2, 256}, {1, 256},  {2, 512}, {1, 512},
+      {1, 512}, {1, 512}, {1, 512}, {1, 512}, {2, 1024}, {1, 1024}};
   int index = 1;
   for (auto [stride, outChannels] : blocks) {
     std::string id = std::to_string(index++);
     conv("dw" + id, channels, stride, true);
-    conv("pw" + id, outChannels, 1, false);
+    conv("pw" + id, scaled(outChannels), 1, false);
   }
   int pooled =
       w.activation("pool", {1, 1, 1, channels}, I8, perTensor(actScale, actZp));
@@ -730,7 +732,8 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
-      {"mobilenet_v1", mobilenetV1},
+      {"mobilenet_v1", [] { return mobilenetV1(25, 128); }},
+      {"mobilenet_v1_1.0_224", [] { return mobilenetV1(100, 224); }},
       {"bad_version", badVersion},
       {"bad_unsupported_op", unsupportedOp},
       {"bad_extended_opcode", extendedOpCode},

@@ -90,14 +90,18 @@ struct AOTOptions {
   std::string prefix = "qnn_";
   /// Position-independent code (needed for a shared library).
   bool pic = true;
+  /// The x86-64 CPU to generate code for (an LLVM CPU name such as
+  /// "x86-64-v4", "znver4" or "sapphirerapids"); empty: the host CPU.
+  std::string cpu;
 };
 
 /// Compiles every public function of `module` (consumed) with statically
 /// shaped tensor arguments and results to a native object file at
-/// `objectPath`, for the host CPU. Each such function `f` gets a C entry
-/// point `int32_t <prefix>f(const void *in0, ..., void *out0, ...)` taking
-/// densely packed row-major buffers (the conventions of CompiledModule::run)
-/// and returning 0. Returns the entry points, for the header.
+/// `objectPath`, for the host CPU (or `options.cpu`). Each such function `f`
+/// gets a C entry point `int32_t <prefix>f(const void *in0, ..., void *out0,
+/// ...)` taking densely packed row-major buffers (the conventions of
+/// CompiledModule::run) and returning 0. Returns the entry points, for the
+/// header.
 llvm::Expected<SmallVector<AOTFunction>>
 compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
                 StringRef objectPath);
@@ -114,6 +118,9 @@ std::string getHostTarget();
 /// Fails with a readable message when `target` is unknown or the host CPU
 /// cannot execute its code.
 llvm::Error checkTargetSupported(StringRef target);
+
+/// Fails with a readable message when `target` is not a known target name.
+llvm::Error checkTargetKnown(StringRef target);
 
 /// Bytes per element of a buffer exchanged with a compiled module.
 unsigned getElementBytes(Type elementType);
