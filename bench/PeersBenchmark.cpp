@@ -9,15 +9,25 @@
 // XNNPACK's pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set
 // to the same value (scripts/bench.sh does).
 //
+// QNN_BENCH_DUMP_LAYERS=DIR writes the qnn-mlir programs instead of running
+// (DIR/<layer>.mlir and DIR/mobilenet_v1_convs.mlir, the 27 layers chained),
+// so that they can be compiled ahead of time for another machine; built with
+// -DQNN_BENCH_PEERS_ONLY the binary has the peers alone (no MLIR), to run
+// there beside them (scripts/device/bundle-bench.sh).
+//
 //===----------------------------------------------------------------------===//
 
 #include "MobileNetLayers.h"
+#ifndef QNN_BENCH_PEERS_ONLY
 #include "QNNLayers.h"
+#endif
 
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iostream>
 #include <memory>
 
 #ifdef QNN_HAVE_DNNL
@@ -42,6 +52,7 @@ static void setCounters(benchmark::State &state, const ConvLayer &layer) {
       benchmark::Counter::kIsRate);
 }
 
+#ifndef QNN_BENCH_PEERS_ONLY
 static std::string qnnTarget() {
   const char *env = std::getenv("QNN_BENCH_TARGET");
   return env ? env : "";
@@ -87,6 +98,43 @@ static void BM_QNN_EndToEnd(benchmark::State &state) {
                                                   state.iterations() / 1e9,
                                               benchmark::Counter::kIsRate);
 }
+
+/// Writes the layer programs (see the file comment); returns false on error.
+static bool dumpLayers(const std::string &dir) {
+  auto write = [&](const std::string &name, const std::string &text) {
+    std::ofstream os(dir + "/" + name + ".mlir");
+    os << text;
+    return static_cast<bool>(os);
+  };
+  for (const ConvLayer &l : representativeLayers())
+    if (!write(l.name, layerProgram(l)))
+      return false;
+  // The 27 layers chained: each layer's @main becomes a private @<name>,
+  // called in network order.
+  std::string chain, calls;
+  std::vector<ConvLayer> layers = mobileNetV1Layers();
+  std::string value = "%x", type;
+  for (const ConvLayer &l : layers) {
+    std::string program = layerProgram(l);
+    std::string header = program.substr(0, program.find('{'));
+    std::string inType = header.substr(header.find(':') + 2);
+    inType = inType.substr(0, inType.find(')'));
+    std::string outType = header.substr(header.find("-> ") + 3);
+    outType = outType.substr(0, outType.find_last_not_of(' ') + 1);
+    if (type.empty())
+      type = inType;
+    program.replace(0, program.find('@') + 5, "func.func private @" + l.name);
+    chain += program;
+    calls += "  %" + l.name + " = call @" + l.name + "(" + value + ") : (" +
+             inType + ") -> " + outType + "\n";
+    value = "%" + l.name;
+  }
+  std::string lastType = "tensor<1x7x7x1024xi8>";
+  chain += "func.func @main(%x: " + type + ") -> " + lastType + " {\n" + calls +
+           "  return " + value + " : " + lastType + "\n}\n";
+  return write("mobilenet_v1_convs", chain);
+}
+#endif // QNN_BENCH_PEERS_ONLY
 
 #ifdef QNN_HAVE_DNNL
 namespace {
@@ -265,10 +313,12 @@ static void BM_XNNPACK_EndToEnd(benchmark::State &state) {
 
 static void registerBenchmarks() {
   for (const ConvLayer &layer : representativeLayers()) {
+#ifndef QNN_BENCH_PEERS_ONLY
     benchmark::RegisterBenchmark(("qnn-mlir/" + layer.name).c_str(), BM_QNN,
                                  layer)
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
+#endif
 #ifdef QNN_HAVE_DNNL
     benchmark::RegisterBenchmark(("oneDNN/" + layer.name).c_str(), BM_OneDNN,
                                  layer)
@@ -283,9 +333,11 @@ static void registerBenchmarks() {
 #endif
     (void)layer;
   }
+#ifndef QNN_BENCH_PEERS_ONLY
   benchmark::RegisterBenchmark("qnn-mlir/mobilenet_v1_convs", BM_QNN_EndToEnd)
       ->Unit(benchmark::kMillisecond)
       ->UseRealTime();
+#endif
 #ifdef QNN_HAVE_DNNL
   benchmark::RegisterBenchmark("oneDNN/mobilenet_v1_convs", BM_OneDNN_EndToEnd)
       ->Unit(benchmark::kMillisecond)
@@ -300,6 +352,15 @@ static void registerBenchmarks() {
 }
 
 int main(int argc, char **argv) {
+#ifndef QNN_BENCH_PEERS_ONLY
+  if (const char *dir = std::getenv("QNN_BENCH_DUMP_LAYERS")) {
+    if (!dumpLayers(dir)) {
+      std::cerr << "cannot write the layer programs to " << dir << "\n";
+      return 1;
+    }
+    return 0;
+  }
+#endif
   registerBenchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv))

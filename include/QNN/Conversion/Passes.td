@@ -110,6 +110,27 @@ def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PlanBuffers : Pass<"qnn-plan-buffers", "func::FuncOp"> {
+  let summary = "Place a function's temporary buffers in one reused workspace";
+  let description = [{
+    Memory planning after bufferization and buffer deallocation. Every
+    statically shaped `memref.alloc` in the body of a single-block function
+    whose buffer (and every view of it) is used only inside the function and
+    freed by a `memref.dealloc` in that block becomes a `memref.view` at an
+    offset of one workspace buffer, allocated once at the start of the
+    function and freed before its return. Offsets come from the buffers'
+    live ranges (from the allocation to the last operation of the block that
+    uses the buffer or a view of it): buffers whose live ranges do not
+    overlap share memory (first fit, 64-byte aligned). An inference thus
+    makes one allocation instead of one per intermediate tensor, touches
+    less memory, and allocator and page-fault costs no longer grow with the
+    number of layers. Allocations that escape (returned, or aliased by an
+    operation that is not a view) are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def NPUExpandToQNN : Pass<"npu-expand-to-qnn", "::mlir::func::FuncOp"> {
   let summary = "Rewrite npu operators into the equivalent qnn/tosa sequence";
   let description = [{
