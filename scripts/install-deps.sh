@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   cmake ninja-build g++ python3
-  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
+  libmlir-22-dev mlir-22-tools llvm-22 llvm-22-dev llvm-22-tools
   libflatbuffers-dev flatbuffers-compiler python3-flatbuffers
   libgtest-dev libbenchmark-dev
 )

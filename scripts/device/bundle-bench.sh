@@ -25,8 +25,9 @@ ldd "$OUTDIR/peers" | awk '/=> \// {print $3}' |
 QNN_BENCH_DUMP_LAYERS="$OUTDIR/src" "$BIN/qnn-bench-peers"
 for src in "$OUTDIR"/src/*.mlir; do
   name=$(basename "$src" .mlir)
-  bytes=$(grep -m1 -o 'func.func @main(%x: tensor<[0-9x]*xi8>' "$src" |
-          grep -o '[0-9x]*xi8' | sed 's/xi8//' | tr 'x' '*' | bc)
+  dims=$(grep -m1 -o 'func.func @main(%x: tensor<[0-9x]*xi8>' "$src" |
+         grep -o '[0-9x]*xi8' | sed 's/xi8//')
+  bytes=$(( ${dims//x/*} ))
   python3 "$ROOT/test/lib/mkbin.py" "$OUTDIR/qnn/$name.in.bin" i8 --random "$bytes" 1
   for t in avx512-vnni int16-avx512bw; do
     "$BIN/qnn-compile" "$src" --target "$t" --cpu "$CPU" -o "$OUTDIR/src/$name.$t.o"
