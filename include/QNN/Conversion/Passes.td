@@ -110,6 +110,30 @@ def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def FuseKernelEpilogues : Pass<"qnn-fuse-kernel-epilogues", "ModuleOp"> {
+  let summary = "Move the requantize epilogue of convolution kernels into them";
+  let description = [{
+    Runs on tensors after `linalg-fuse-elementwise-ops`. A GEMM-shaped
+    convolution or dense kernel call (from `convert-qnn-to-linalg` with a
+    kernel target) whose i32 result feeds only one all-parallel
+    `linalg.generic` (bias add, requantize, clamp, narrowing: arith
+    operations on the accumulator and constant per-channel vectors) is
+    replaced by a call of a new kernel that takes those constant vectors and
+    stores the generic's 8-bit results. The generic's scalar body becomes a
+    private function named by the kernel's `qnn.kernel_epilogue`
+    attribute; `qnn-materialize-conv-kernels` applies it to the accumulator
+    vectors in registers, so the i32 accumulators never go to memory.
+    Kernels whose output is sliced (channel counts that are not a multiple
+    of the vector width), depthwise kernels and epilogues with other
+    operations (tables, index arithmetic) are left as they are.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect"
+  ];
+}
+
 def PlanBuffers : Pass<"qnn-plan-buffers", "func::FuncOp"> {
   let summary = "Place a function's temporary buffers in one reused workspace";
   let description = [{

@@ -42,7 +42,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       // path, to compare the others with).
       options.target == "loops"
           ? ""
-          : "linalg-fuse-elementwise-ops,qnn-vectorize-elementwise,"
+          : "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,"
+            "qnn-vectorize-elementwise,"
             "canonicalize,");
   return parsePassPipeline(pipeline, pm);
 }

@@ -39,6 +39,8 @@
 
 #include "QNNToLinalgInternal.h"
 
+#include "mlir/IR/IRMapping.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -509,6 +511,38 @@ struct KernelBuilder {
   const KernelSpec &s;
   bool emulate;
   Value x, w, corr, out;
+  func::FuncOp epilogue = {};
+  SmallVector<Value> channelArgs = {};
+
+  /// Applies the epilogue function to the accumulator vector `acc` of the
+  /// output channels [ch, ch + lanes): its operations, on vectors of
+  /// `lanes` elements, with the per-channel constants loaded at `ch`.
+  Value applyEpilogue(OpBuilder &ob, Value acc, Value ch) {
+    int64_t lanes = s.lanes();
+    Block &body = epilogue.getBody().front();
+    IRMapping mapping;
+    mapping.map(body.getArgument(0), acc);
+    for (auto [i, arg] : llvm::enumerate(channelArgs)) {
+      Type elem = cast<MemRefType>(arg.getType()).getElementType();
+      mapping.map(body.getArgument(i + 1),
+                  vector::LoadOp::create(
+                      ob, loc, VectorType::get({lanes}, elem), arg, ch));
+    }
+    for (Operation &op : body.without_terminator()) {
+      if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
+        auto type = VectorType::get({lanes}, constant.getType());
+        mapping.map(
+            constant.getResult(),
+            arith::ConstantOp::create(
+                ob, loc, DenseElementsAttr::get(type, constant.getValue())));
+        continue;
+      }
+      Operation *clone = ob.clone(op, mapping);
+      for (Value result : clone->getResults())
+        result.setType(VectorType::get({lanes}, result.getType()));
+    }
+    return mapping.lookup(body.getTerminator()->getOperand(0));
+  }
 
   Value idx(OpBuilder &ob, int64_t v) {
     return arith::ConstantIndexOp::create(ob, loc, v);
@@ -743,6 +777,8 @@ struct KernelBuilder {
                       bb, loc, v,
                       arith::MulIOp::create(bb, loc, accs[rows * nr + r],
                                             dSplat));
+                if (epilogue)
+                  v = applyEpilogue(bb, v, ch);
                 vector::StoreOp::create(bb, loc, v, out,
                                         ValueRange{nIv, ohIv, owIv, ch});
               }
@@ -827,7 +863,8 @@ struct KernelBuilder {
 } // namespace
 
 void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
-                                   const KernelSpec &spec, bool emulateVNNI) {
+                                   const KernelSpec &spec, bool emulateVNNI,
+                                   func::FuncOp epilogue) {
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -838,7 +875,12 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    body->getArgument(0),
                    body->getArgument(1),
                    body->getArgument(2),
-                   body->getArgument(3)};
+                   body->getArguments().back()};
+  if (epilogue) {
+    kb.epilogue = epilogue;
+    for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())
+      kb.channelArgs.push_back(arg);
+  }
   if (spec.flavor == KernelFlavor::Depthwise)
     kb.buildDepthwise();
   else

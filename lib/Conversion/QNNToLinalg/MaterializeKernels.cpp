@@ -25,6 +25,7 @@ struct MaterializeConvKernelsPass
 
   void runOnOperation() override {
     OpBuilder builder(&getContext());
+    SmallVector<func::FuncOp> epilogues;
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       auto attr = func->getAttrOfType<DenseI64ArrayAttr>(kKernelAttrName);
       if (!attr)
@@ -54,12 +55,34 @@ struct MaterializeConvKernelsPass
       SmallVector<int64_t> outShape =
           dw ? SmallVector<int64_t>{k.n, k.oh, k.ow, k.mult, k.cp}
              : SmallVector<int64_t>{k.n, k.oh, k.ow, k.op};
-      if (type.getNumInputs() != 4 || type.getNumResults() != 0 || !memref(0) ||
-          !memref(1) || !memref(2) || !memref(3) ||
+      // A fused epilogue (qnn-fuse-kernel-epilogues) adds one per-channel
+      // constant vector per epilogue argument after the accumulator.
+      func::FuncOp epilogue;
+      if (auto ref =
+              func->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName)) {
+        epilogue = getOperation().lookupSymbol<func::FuncOp>(ref);
+        if (!epilogue || epilogue.isDeclaration() || dw ||
+            epilogue.getNumArguments() < 1 ||
+            epilogue.getFunctionType().getNumResults() != 1) {
+          func.emitError("kernel @") << func.getSymName() << " has an invalid "
+                                     << kEpilogueAttrName << " attribute";
+          return signalPassFailure();
+        }
+        epilogues.push_back(epilogue);
+      }
+      unsigned numChannel = epilogue ? epilogue.getNumArguments() - 1 : 0;
+      bool channelArgsOk = true;
+      for (unsigned i = 0; i < numChannel; ++i)
+        channelArgsOk &= memref(3 + i) &&
+                         memref(3 + i).getShape() == ArrayRef<int64_t>{k.op};
+      unsigned outIndex = 3 + numChannel;
+      if (type.getNumInputs() != outIndex + 1 || type.getNumResults() != 0 ||
+          !memref(0) || !memref(1) || !memref(2) || !memref(outIndex) ||
+          !channelArgsOk ||
           memref(0).getShape() != ArrayRef<int64_t>{k.n, k.hp, k.wp, k.cp} ||
           memref(1).getShape() != ArrayRef<int64_t>(wShape) ||
           memref(2).getShape() != ArrayRef<int64_t>{k.op} ||
-          memref(3).getShape() != ArrayRef<int64_t>(outShape) ||
+          memref(outIndex).getShape() != ArrayRef<int64_t>(outShape) ||
           (k.oh - 1) * k.sh + (k.kh - 1) * k.dh >= k.hp ||
           (k.ow - 1) * k.sw + (k.kw - 1) * k.dw >= k.wp) {
         func.emitError("kernel @")
@@ -67,8 +90,9 @@ struct MaterializeConvKernelsPass
             << kKernelAttrName << " attribute describes";
         return signalPassFailure();
       }
-      buildConvKernelBody(builder, func, *spec, emulateVNNI);
+      buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue);
       func->removeAttr(kKernelAttrName);
+      func->removeAttr(kEpilogueAttrName);
       // Kernels built on intrinsics need these features whatever CPU the
       // module as a whole is compiled for (mlir-runner does not enable the
       // host's features); func-to-llvm carries the attribute to llvm.func.
@@ -91,6 +115,11 @@ struct MaterializeConvKernelsPass
         func->setAttr("target_features",
                       LLVM::TargetFeaturesAttr::get(&getContext(), features));
     }
+    // The epilogue functions were templates; their operations now live in
+    // the kernels.
+    for (func::FuncOp epilogue : epilogues)
+      if (epilogue.symbolKnownUseEmpty(getOperation()))
+        epilogue.erase();
   }
 };
 } // namespace

@@ -67,6 +67,12 @@ struct KernelSpec {
 };
 
 constexpr llvm::StringLiteral kKernelAttrName = "qnn.conv_kernel";
+/// On a kernel declaration: the private scalar function (accumulator,
+/// per-channel constants...) -> result that the kernel applies to its
+/// accumulators before storing them (qnn-fuse-kernel-epilogues). Such a
+/// kernel takes the per-channel constants (memref<op x T>) after its
+/// correction vector and stores the epilogue's results.
+constexpr llvm::StringLiteral kEpilogueAttrName = "qnn.kernel_epilogue";
 
 /// Lowers a convolution (groups == 1 or depthwise, NHWC, static shapes,
 /// constant weights) / a dense layer with constant weights to a kernel
@@ -76,9 +82,11 @@ FailureOr<Value> lowerConvWithKernel(RewriterBase &rewriter, Conv2DOp op,
 FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter, DenseOp op,
                                       Value input, KernelFlavor flavor);
 
-/// Gives the kernel declaration `func` its body.
+/// Gives the kernel declaration `func` its body; `epilogue`, when given, is
+/// applied to the accumulator vectors before they are stored.
 void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
-                         const KernelSpec &spec, bool emulateVNNI);
+                         const KernelSpec &spec, bool emulateVNNI,
+                         func::FuncOp epilogue = {});
 
 } // namespace mlir::qnn::lowering
 

@@ -27,3 +27,20 @@ func.func private @mismatch(memref<1x2x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16
 func.func @has_body(%a: memref<1x1x1x4xi8>, %b: memref<1x1x1x1x64xi8>, %c: memref<16xi32>, %d: memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>} {
   return
 }
+
+// -----
+
+// The epilogue function does not exist.
+// expected-error @+1 {{kernel @no_epilogue has an invalid qnn.kernel_epilogue attribute}}
+func.func private @no_epilogue(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @missing}
+
+// -----
+
+// The epilogue takes one per-channel constant, the kernel has none.
+func.func private @epi(%acc: i32, %bias: i32) -> i8 {
+  %s = arith.addi %acc, %bias : i32
+  %t = arith.trunci %s : i32 to i8
+  return %t : i8
+}
+// expected-error @+1 {{kernel @few_args does not have the signature its qnn.conv_kernel attribute describes}}
+func.func private @few_args(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @epi}

@@ -1,0 +1,71 @@
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues)' | FileCheck %s
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=BODY
+
+// conv + bias + requantize with 16 output channels (two int16 vectors): the
+// bias add and the requantize become the kernel's epilogue, the bias a
+// per-channel argument, and the kernel stores 8-bit results.
+// CHECK-LABEL: func.func @fused
+// CHECK-NOT: linalg.generic
+// CHECK: %[[BC:.*]] = arith.constant dense<[1, 2, 3, {{.*}}, 16]> : tensor<16xi32>
+// CHECK-NEXT: %[[BIAS:.*]] = bufferization.to_buffer %[[BC]] read_only : tensor<16xi32> to memref<16xi32>
+// CHECK: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x4x16xi8>
+// CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue0]](%{{.*}}, %{{.*}}, %{{.*}}, %[[BIAS]], %[[OUT]])
+// CHECK-NOT: linalg.generic
+// CHECK: bufferization.to_tensor %[[OUT]]
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK-SAME: qnn.kernel_epilogue = @[[KERNEL]]_fn
+// CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[B:.*]]: i32) -> i8
+// CHECK: arith.addi %[[ACC]], %[[B]] : i32
+// CHECK: arith.muli {{.*}} : i64
+// CHECK: %[[R:.*]] = arith.trunci {{.*}} : i64 to i8
+// CHECK: return %[[R]] : i8
+
+// After materialization the epilogue runs on the accumulator vectors (8
+// lanes for int16) and only i8 vectors are stored; the template is gone.
+// BODY-LABEL: func.func @fused
+// BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY-NOT: vector.store {{.*}} vector<8xi32>
+// BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
+// BODY: arith.muli {{.*}} : vector<8xi64>
+// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<8xi8>
+// BODY-NOT: vector.store {{.*}} vector<8xi32>
+// BODY-NOT: _epilogue0_fn
+func.func @fused(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %b = arith.constant dense<[[[[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]]]]> : tensor<1x1x1x16xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
+  %a = tosa.add %c, %b : (tensor<1x4x4x16xi32>, tensor<1x1x1x16xi32>) -> tensor<1x4x4x16xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = -128 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+// 3 output channels are padded to a vector of 8 in the kernel and sliced
+// after it: the epilogue stays a separate linalg.generic.
+// CHECK-LABEL: func.func @sliced
+// CHECK: call @__qnn_kernel_int16_
+// CHECK-NOT: _epilogue
+// CHECK: tensor.extract_slice
+// CHECK: linalg.generic
+// BODY-LABEL: func.func @sliced
+// BODY-NOT: _epilogue
+func.func @sliced(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x3xi8> {
+  %w = arith.constant dense<3> : tensor<3x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<3x1x1x8xi8>) -> tensor<1x4x4x3xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = -128 : i32} : tensor<1x4x4x3xi32> -> tensor<1x4x4x3xi8>
+  return %y : tensor<1x4x4x3xi8>
+}
+
+// -----
+
+// The i32 accumulators are also returned: nothing is fused.
+// CHECK-LABEL: func.func @two_uses
+// CHECK-NOT: _epilogue
+// CHECK: linalg.generic
+func.func @two_uses(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x4x16xi32>) {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = -128 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
+  return %y, %c : tensor<1x4x4x16xi8>, tensor<1x4x4x16xi32>
+}
