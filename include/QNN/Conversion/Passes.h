@@ -32,6 +32,8 @@ struct LowerToLLVMOptions {
   std::string target = "generic";
   /// Emulate vpdpbusd with generic vector code (testing without VNNI).
   bool emulateVNNI = false;
+  /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues).
+  bool fuseDepthwiseEpilogues = false;
 };
 
 /// Appends qnn -> linalg, tosa -> linalg, one-shot bufferization (function

@@ -41,10 +41,13 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
       // target=loops keeps the scalar loops of every op (the simplest
       // path, to compare the others with).
       options.target == "loops"
-          ? ""
-          : "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,"
-            "qnn-vectorize-elementwise,"
-            "canonicalize,");
+          ? std::string()
+          : std::string("linalg-fuse-elementwise-ops,") +
+                (options.fuseDepthwiseEpilogues
+                     ? "qnn-fuse-kernel-epilogues{fuse-depthwise=true},"
+                     : "qnn-fuse-kernel-epilogues,") +
+                "qnn-vectorize-elementwise,"
+                "canonicalize,");
   return parsePassPipeline(pipeline, pm);
 }
 
@@ -54,6 +57,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       *this, "target",
       llvm::cl::desc("generic, avx512-vnni, int16, int16-avx512bw or loops"),
       llvm::cl::init("generic")};
+  Option<bool> fuseDepthwiseEpilogues{
+      *this, "fuse-depthwise-epilogues",
+      llvm::cl::desc("also fuse the requantize epilogues of depthwise "
+                     "kernels (see qnn-fuse-kernel-epilogues)"),
+      llvm::cl::init(false)};
   Option<bool> emulateVNNI{
       *this, "emulate-vnni",
       llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "
@@ -72,6 +80,7 @@ void qnn::registerLowerToLLVMPipeline() {
         qnn::LowerToLLVMOptions opts;
         opts.target = options.target;
         opts.emulateVNNI = options.emulateVNNI;
+        opts.fuseDepthwiseEpilogues = options.fuseDepthwiseEpilogues;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

@@ -849,10 +849,13 @@ struct KernelBuilder {
                               return next;
                             });
                       });
+                  // With an epilogue (multiplier 1) channel c0 is also the
+                  // output channel of the per-channel constants.
                   for (int64_t r = 0; r < rows; ++r)
                     vector::StoreOp::create(
-                        bb, loc, accs[r], out,
-                        ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
+                        bb, loc,
+                        epilogue ? applyEpilogue(bb, accs[r], c0) : accs[r],
+                        out, ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
                   scf::YieldOp::create(bb, loc);
                 });
             scf::YieldOp::create(jb, loc);

@@ -31,6 +31,8 @@ struct Candidate {
   func::FuncOp kernel;
   KernelSpec spec;
   bufferization::ToTensorOp accumulators;
+  /// Depthwise kernels (multiplier 1): [N, OH, OW, 1, C] -> [N, OH, OW, C].
+  tensor::CollapseShapeOp collapse;
   linalg::GenericOp generic;
   /// Per-channel constants of the epilogue (1-D, op elements each), in the
   /// order of the generic's operands after the accumulators.
@@ -60,7 +62,9 @@ bool matchGeneric(Candidate &c) {
   for (OpOperand *operand : g.getDpsInputOperands()) {
     AffineMap map = g.getMatchingIndexingMap(operand);
     Value v = operand->get();
-    if (v == c.accumulators.getResult()) {
+    Value acc =
+        c.collapse ? Value(c.collapse.getResult()) : c.accumulators.getResult();
+    if (v == acc) {
       if (seenAcc || !map.isIdentity() || operand->getOperandNumber() != 0)
         return false;
       seenAcc = true;
@@ -105,7 +109,7 @@ bool matchGeneric(Candidate &c) {
 
 /// Collects the kernel calls whose accumulators feed only a fusable
 /// epilogue.
-SmallVector<Candidate> findCandidates(ModuleOp module) {
+SmallVector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
   SmallVector<Candidate> found;
   module.walk([&](func::CallOp call) {
     auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
@@ -115,7 +119,8 @@ SmallVector<Candidate> findCandidates(ModuleOp module) {
     if (!attr)
       return;
     FailureOr<KernelSpec> spec = KernelSpec::fromAttr(attr);
-    if (failed(spec) || spec->flavor == KernelFlavor::Depthwise)
+    if (failed(spec) || (spec->flavor == KernelFlavor::Depthwise &&
+                         (!depthwise || spec->mult != 1)))
       return;
     Value out = call.getOperand(3);
     auto alloc = out.getDefiningOp<memref::AllocOp>();
@@ -129,10 +134,20 @@ SmallVector<Candidate> findCandidates(ModuleOp module) {
         accumulators->getBlock() != call->getBlock() ||
         !call->isBeforeInBlock(accumulators))
       return;
-    auto generic = dyn_cast<linalg::GenericOp>(*accumulators->user_begin());
+    Operation *user = *accumulators->user_begin();
+    tensor::CollapseShapeOp collapse;
+    if (spec->flavor == KernelFlavor::Depthwise) {
+      collapse = dyn_cast<tensor::CollapseShapeOp>(user);
+      if (!collapse || !collapse->hasOneUse() ||
+          collapse.getReassociationIndices() !=
+              SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}})
+        return;
+      user = *collapse->user_begin();
+    }
+    auto generic = dyn_cast<linalg::GenericOp>(user);
     if (!generic)
       return;
-    Candidate c{call, kernel, *spec, accumulators, generic, {}};
+    Candidate c{call, kernel, *spec, accumulators, collapse, generic, {}};
     if (matchGeneric(c))
       found.push_back(std::move(c));
   });
@@ -173,11 +188,13 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
 
 struct FuseKernelEpiloguesPass
     : qnn::impl::FuseKernelEpiloguesBase<FuseKernelEpiloguesPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(&getContext());
     int64_t counter = 0;
-    for (Candidate &c : findCandidates(module)) {
+    for (Candidate &c : findCandidates(module, fuseDepthwise)) {
       std::string base =
           c.kernel.getSymName().str() + "_epilogue" + std::to_string(counter++);
       while (module.lookupSymbol(base))
@@ -189,8 +206,11 @@ struct FuseKernelEpiloguesPass
       Location loc = c.call.getLoc();
       auto resultType =
           cast<RankedTensorType>(c.generic.getResult(0).getType());
-      auto outType =
-          MemRefType::get(resultType.getShape(), resultType.getElementType());
+      // The kernel's own output layout: [N, OH, OW, 1, C] for depthwise.
+      SmallVector<int64_t> outShape(resultType.getShape());
+      if (c.collapse)
+        outShape.insert(outShape.begin() + 3, 1);
+      auto outType = MemRefType::get(outShape, resultType.getElementType());
       FunctionType oldType = c.kernel.getFunctionType();
       SmallVector<Type> argTypes(oldType.getInputs().take_front(3));
       for (DenseElementsAttr v : c.channelConstants)
@@ -218,10 +238,16 @@ struct FuseKernelEpiloguesPass
       func::CallOp::create(b, loc, fused, operands);
       b.setInsertionPoint(c.generic);
       Value result = bufferization::ToTensorOp::create(
-          b, loc, resultType, out, /*restrict=*/true, /*writable=*/true);
+          b, loc, RankedTensorType::get(outShape, resultType.getElementType()),
+          out, /*restrict=*/true, /*writable=*/true);
+      if (c.collapse)
+        result = tensor::CollapseShapeOp::create(
+            b, loc, resultType, result, c.collapse.getReassociationIndices());
       c.generic.getResult(0).replaceAllUsesWith(result);
       Value oldOut = c.call.getOperand(3);
       c.generic.erase();
+      if (c.collapse)
+        c.collapse.erase();
       c.accumulators.erase();
       c.call.erase();
       oldOut.getDefiningOp()->erase();

@@ -61,7 +61,7 @@ struct MaterializeConvKernelsPass
       if (auto ref =
               func->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName)) {
         epilogue = getOperation().lookupSymbol<func::FuncOp>(ref);
-        if (!epilogue || epilogue.isDeclaration() || dw ||
+        if (!epilogue || epilogue.isDeclaration() || (dw && k.mult != 1) ||
             epilogue.getNumArguments() < 1 ||
             epilogue.getFunctionType().getNumResults() != 1) {
           func.emitError("kernel @") << func.getSymName() << " has an invalid "

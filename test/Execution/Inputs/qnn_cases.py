@@ -498,7 +498,7 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI"):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_random_conv(seed):
+def case_random_conv(seed, wide=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
@@ -517,6 +517,12 @@ def case_random_conv(seed):
     C = 1 + rng.next() % (24 if depthwise else 40)
     mult = pick([1, 1, 2, 3]) if depthwise else 1
     O = C * mult if depthwise else 1 + rng.next() % 40
+    if wide:
+        # Channel counts that fill whole vectors, so that the kernels'
+        # fused epilogues (qnn-fuse-kernel-epilogues) are taken.
+        C = 16 * (1 + rng.next() % 2) if depthwise else 1 + rng.next() % 40
+        mult = 1
+        O = C if depthwise else 16 * (1 + rng.next() % 3)
     groups = C if depthwise else 1
     pads = [rng.next() % (kh if kh > 1 else 1), rng.next() % (kw if kw > 1 else 1),
             rng.next() % kh, rng.next() % kw]
@@ -610,6 +616,8 @@ CASES = {
 }
 for _seed in range(1, 25):
     CASES["random_conv_%d" % _seed] = (lambda s: lambda: case_random_conv(s))(_seed)
+    CASES["random_conv_wide_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(s, wide=True))(_seed)
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()
