@@ -116,16 +116,17 @@ def FuseKernelEpilogues : Pass<"qnn-fuse-kernel-epilogues", "ModuleOp"> {
     Runs on tensors after `linalg-fuse-elementwise-ops`. A GEMM-shaped
     convolution or dense kernel call (from `convert-qnn-to-linalg` with a
     kernel target) whose i32 result feeds only one all-parallel
-    `linalg.generic` (bias add, requantize, clamp, narrowing: arith
-    operations on the accumulator and constant per-channel vectors) is
+    `linalg.generic` (bias add, requantize, clamp, narrowing, lookup-table
+    activations: arith operations on the accumulator and constant
+    per-channel vectors, and reads of constant 1-D tables) is
     replaced by a call of a new kernel that takes those constant vectors and
     stores the generic's 8-bit results. The generic's scalar body becomes a
     private function named by the kernel's `qnn.kernel_epilogue`
     attribute; `qnn-materialize-conv-kernels` applies it to the accumulator
     vectors in registers, so the i32 accumulators never go to memory.
     Kernels whose output is sliced (channel counts that are not a multiple
-    of the vector width) and epilogues with other operations (tables, index
-    arithmetic) are left as they are. Depthwise kernels (multiplier 1) are
+    of the vector width) and epilogues with other operations are left as
+    they are. Tables are read with `vector.gather` in the kernel. Depthwise kernels (multiplier 1) are
     fused only with `fuse-depthwise=true`: on AVX2 their 16-lane i64
     requantize arithmetic inside the kernel measured 10-25% slower than the
     separate vectorized loop (MobileNet v1 dw layers), so the default

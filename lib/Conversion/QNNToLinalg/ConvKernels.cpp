@@ -529,6 +529,29 @@ struct KernelBuilder {
                       ob, loc, VectorType::get({lanes}, elem), arg, ch));
     }
     for (Operation &op : body.without_terminator()) {
+      // Lookup tables: the template was bufferized with the rest of the
+      // module, so a table is a constant global read by memref.load; the
+      // kernel reads it with a gather.
+      if (isa<memref::GetGlobalOp>(op)) {
+        mapping.map(op.getResult(0), ob.clone(op)->getResult(0));
+        continue;
+      }
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        Value table = mapping.lookup(load.getMemRef());
+        Type elem = load.getType();
+        auto resultType = VectorType::get({lanes}, elem);
+        Value mask = arith::ConstantOp::create(
+            ob, loc,
+            DenseElementsAttr::get(VectorType::get({lanes}, ob.getI1Type()),
+                                   true));
+        Value pass = arith::ConstantOp::create(
+            ob, loc, DenseElementsAttr::get(resultType, ob.getZeroAttr(elem)));
+        mapping.map(load.getResult(),
+                    vector::GatherOp::create(
+                        ob, loc, resultType, table, ValueRange{idx(ob, 0)},
+                        mapping.lookup(load.getIndices()[0]), mask, pass));
+        continue;
+      }
       if (auto constant = dyn_cast<arith::ConstantOp>(op)) {
         auto type = VectorType::get({lanes}, constant.getType());
         mapping.map(

@@ -92,6 +92,15 @@ bool matchGeneric(Candidate &c) {
   // constants.
   Block &body = g.getRegion().front();
   for (Operation &op : body.without_terminator()) {
+    // Lookup tables (qnn.hardswish/sigmoid/tanh): an element of a constant
+    // 1-D table at an index computed in the body.
+    if (auto extract = dyn_cast<tensor::ExtractOp>(op)) {
+      auto table = extract.getTensor().getDefiningOp<arith::ConstantOp>();
+      if (!table || extract.getTensor().getParentRegion() == &g.getRegion() ||
+          extract.getTensor().getType().getRank() != 1)
+        return false;
+      continue;
+    }
     if (op.getDialect()->getNamespace() != "arith" || op.getNumRegions() ||
         op.getNumResults() != 1)
       return false;
