@@ -46,10 +46,23 @@ static int benchThreads() {
   return threads > 0 ? threads : 1;
 }
 
+/// GOPS (1 MAC = 2 ops) of `macs` multiply-accumulates per iteration.
+static void setCounters(benchmark::State &state, int64_t macs) {
+  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
+                                                  state.iterations() / 1e9,
+                                              benchmark::Counter::kIsRate);
+}
+
 static void setCounters(benchmark::State &state, const ConvLayer &layer) {
-  state.counters["GOPS"] = benchmark::Counter(
-      2.0 * static_cast<double>(layer.macs()) * state.iterations() / 1e9,
-      benchmark::Counter::kIsRate);
+  setCounters(state, layer.macs());
+}
+
+/// The multiply-accumulates of the 27 MobileNet v1 convolutions.
+static int64_t mobileNetV1Macs() {
+  int64_t macs = 0;
+  for (const ConvLayer &l : mobileNetV1Layers())
+    macs += l.macs();
+  return macs;
 }
 
 #ifndef QNN_BENCH_PEERS_ONLY
@@ -80,9 +93,6 @@ static void BM_QNN(benchmark::State &state, ConvLayer layer) {
 
 static void BM_QNN_EndToEnd(benchmark::State &state) {
   static std::vector<std::unique_ptr<QnnConv>> convs;
-  int64_t macs = 0;
-  for (const ConvLayer &l : mobileNetV1Layers())
-    macs += l.macs();
   // Compiled once for all repetitions (compiling 27 layers takes a while).
   // One untimed run of each: the JIT materializes code on first use.
   if (convs.empty())
@@ -94,9 +104,7 @@ static void BM_QNN_EndToEnd(benchmark::State &state) {
   for (auto _ : state)
     for (auto &c : convs)
       c->run();
-  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
-                                                  state.iterations() / 1e9,
-                                              benchmark::Counter::kIsRate);
+  setCounters(state, mobileNetV1Macs());
 }
 
 /// Writes the layer programs (see the file comment); returns false on error.
@@ -213,17 +221,12 @@ static void BM_OneDNN(benchmark::State &state, ConvLayer layer) {
 
 static void BM_OneDNN_EndToEnd(benchmark::State &state) {
   std::vector<std::unique_ptr<DnnlConv>> convs;
-  int64_t macs = 0;
-  for (const ConvLayer &l : mobileNetV1Layers()) {
+  for (const ConvLayer &l : mobileNetV1Layers())
     convs.push_back(std::make_unique<DnnlConv>(l));
-    macs += l.macs();
-  }
   for (auto _ : state)
     for (auto &c : convs)
       c->run();
-  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
-                                                  state.iterations() / 1e9,
-                                              benchmark::Counter::kIsRate);
+  setCounters(state, mobileNetV1Macs());
 }
 #endif // QNN_HAVE_DNNL
 
@@ -297,17 +300,12 @@ static void BM_XNNPACK(benchmark::State &state, ConvLayer layer) {
 static void BM_XNNPACK_EndToEnd(benchmark::State &state) {
   pthreadpool_t pool = xnnRuntime().pool;
   std::vector<std::unique_ptr<XnnConv>> convs;
-  int64_t macs = 0;
-  for (const ConvLayer &l : mobileNetV1Layers()) {
+  for (const ConvLayer &l : mobileNetV1Layers())
     convs.push_back(std::make_unique<XnnConv>(l, pool));
-    macs += l.macs();
-  }
   for (auto _ : state)
     for (auto &c : convs)
       c->run(pool);
-  state.counters["GOPS"] = benchmark::Counter(2.0 * static_cast<double>(macs) *
-                                                  state.iterations() / 1e9,
-                                              benchmark::Counter::kIsRate);
+  setCounters(state, mobileNetV1Macs());
 }
 #endif // QNN_HAVE_XNNPACK
 

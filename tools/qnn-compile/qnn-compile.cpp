@@ -21,8 +21,6 @@
 #include "QNN/Target/TFLite/TFLiteImport.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -71,20 +69,6 @@ static cl::opt<std::string>
 static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3)"),
                                   cl::init(3), cl::cat(compileCategory));
-
-static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
-                                        llvm::SourceMgr &sourceMgr) {
-  std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file) {
-    llvm::errs() << "qnn-compile: " << error << "\n";
-    return nullptr;
-  }
-  if (StringRef(inputFile).ends_with(".tflite"))
-    return importTFLite(file->getBuffer(), &context, inputFile);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
-}
 
 /// Links `object` into the shared library `output` with cc.
 static bool linkShared(StringRef object, StringRef output) {
@@ -136,7 +120,8 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = loadModule(context, sourceMgr);
+  OwningOpRef<ModuleOp> module =
+      loadProgramFile(inputFile, &context, sourceMgr, "qnn-compile");
   if (!module)
     return 1;
 

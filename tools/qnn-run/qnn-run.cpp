@@ -32,8 +32,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -103,22 +101,6 @@ static cl::opt<bool> inputSets(
 static cl::opt<bool> printValues("print-values",
                                  cl::desc("Print every element of each result"),
                                  cl::cat(runCategory));
-
-/// Loads and verifies the program.
-static OwningOpRef<ModuleOp> loadModule(MLIRContext &context,
-                                        llvm::SourceMgr &sourceMgr) {
-  std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file) {
-    llvm::errs() << "qnn-run: " << error << "\n";
-    return nullptr;
-  }
-  // A .tflite model is imported first (qnn-translate --import-tflite).
-  if (StringRef(inputFile).ends_with(".tflite"))
-    return importTFLite(file->getBuffer(), &context, inputFile);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
-}
 
 static func::FuncOp findEntry(ModuleOp module) {
   if (!entry.empty()) {
@@ -481,7 +463,8 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = loadModule(context, sourceMgr);
+  OwningOpRef<ModuleOp> module =
+      loadProgramFile(inputFile, &context, sourceMgr, "qnn-run");
   if (!module)
     return 1;
   func::FuncOp func = findEntry(*module);

@@ -157,6 +157,24 @@ Value requantize(PatternRewriter &rewriter, OpTy op, Value acc, int64_t axis) {
       RoundingAttr::get(op.getContext(), op.getRounding()));
 }
 
+/// The common tail of conv and fully connected: adds the optional bias to
+/// the i32 accumulators `acc` (channels on `channelAxis`, the last axis),
+/// requantizes, applies the activation epilogue and replaces `op`.
+template <typename OpTy>
+LogicalResult replaceWithRequantized(PatternRewriter &rewriter, OpTy op,
+                                     Value acc, int64_t channelAxis) {
+  if (Value bias = op.getBias())
+    acc = tosa::AddOp::create(
+        rewriter, op.getLoc(), acc.getType(), acc,
+        expandBias(rewriter, op.getLoc(), bias, channelAxis + 1));
+  Value y = requantize(rewriter, op, acc, channelAxis);
+  FailureOr<Value> result = applyEpilogue(rewriter, op, y);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, *result);
+  return success();
+}
+
 struct ExpandConv2D : OpRewritePattern<npu::Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(npu::Conv2DOp op,
@@ -169,15 +187,7 @@ struct ExpandConv2D : OpRewritePattern<npu::Conv2DOp> {
         static_cast<int32_t>(op.getWeightZeroPoint()), op.getStrides(),
         op.getPadding(), op.getDilations(), op.getGroups(),
         ActivationLayout::NHWC, KernelLayout::OHWI);
-    if (Value bias = op.getBias())
-      acc = tosa::AddOp::create(rewriter, loc, acc.getType(), acc,
-                                expandBias(rewriter, loc, bias, 4));
-    Value y = requantize(rewriter, op, acc, /*axis=*/3);
-    FailureOr<Value> result = applyEpilogue(rewriter, op, y);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
+    return replaceWithRequantized(rewriter, op, acc, /*channelAxis=*/3);
   }
 };
 
@@ -191,15 +201,7 @@ struct ExpandFullyConnected : OpRewritePattern<npu::FullyConnectedOp> {
                                 static_cast<int32_t>(op.getInputZeroPoint()),
                                 op.getWeightScale(),
                                 static_cast<int32_t>(op.getWeightZeroPoint()));
-    if (Value bias = op.getBias())
-      acc = tosa::AddOp::create(rewriter, loc, acc.getType(), acc,
-                                expandBias(rewriter, loc, bias, 2));
-    Value y = requantize(rewriter, op, acc, /*axis=*/1);
-    FailureOr<Value> result = applyEpilogue(rewriter, op, y);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
+    return replaceWithRequantized(rewriter, op, acc, /*channelAxis=*/1);
   }
 };
 

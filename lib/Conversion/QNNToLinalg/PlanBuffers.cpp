@@ -10,6 +10,7 @@
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir::qnn {
 #define GEN_PASS_DEF_PLANBUFFERS
@@ -20,10 +21,6 @@ using namespace mlir;
 
 namespace {
 constexpr int64_t kAlignment = 64;
-
-int64_t alignTo(int64_t value, int64_t alignment) {
-  return (value + alignment - 1) / alignment * alignment;
-}
 
 /// One buffer to place: its allocation, its deallocation, its live range as
 /// positions in the function's block, and its size.
@@ -121,7 +118,7 @@ struct PlanBuffersPass : qnn::impl::PlanBuffersBase<PlanBuffersPass> {
       for (auto [lo, hi] : taken) {
         if (offset + b.bytes <= lo)
           break;
-        offset = std::max(offset, alignTo(hi, kAlignment));
+        offset = std::max<int64_t>(offset, llvm::alignTo(hi, kAlignment));
       }
       b.offset = offset;
       total = std::max(total, offset + b.bytes);

@@ -23,6 +23,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -1706,4 +1708,20 @@ void mlir::qnn::registerTFLiteImportTranslation() {
                             buffer->getBufferIdentifier());
       },
       registerTFLiteImportDialects, llvm::Align(16));
+}
+
+OwningOpRef<ModuleOp> mlir::qnn::loadProgramFile(StringRef path,
+                                                 MLIRContext *context,
+                                                 llvm::SourceMgr &sourceMgr,
+                                                 StringRef toolName) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << toolName << ": " << error << "\n";
+    return nullptr;
+  }
+  if (path.ends_with(".tflite"))
+    return importTFLite(file->getBuffer(), context, path);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  return parseSourceFile<ModuleOp>(sourceMgr, context);
 }

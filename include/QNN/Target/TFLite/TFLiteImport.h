@@ -15,6 +15,10 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 namespace mlir {
 class DialectRegistry;
 class MLIRContext;
@@ -32,6 +36,15 @@ void registerTFLiteImportDialects(DialectRegistry &registry);
 /// a null module; it never reads outside `buffer`.
 OwningOpRef<ModuleOp> importTFLite(llvm::StringRef buffer, MLIRContext *context,
                                    llvm::StringRef sourceName = "<tflite>");
+
+/// Loads the program a tool is given: a `.tflite` file is imported, any
+/// other file is parsed as MLIR into `sourceMgr` (whose diagnostic handler
+/// reports parse errors). If the file cannot be read, prints
+/// "<toolName>: <reason>" to stderr. Returns null on any failure.
+OwningOpRef<ModuleOp> loadProgramFile(llvm::StringRef path,
+                                      MLIRContext *context,
+                                      llvm::SourceMgr &sourceMgr,
+                                      llvm::StringRef toolName);
 
 /// Registers `--import-tflite` with mlir-translate style drivers.
 void registerTFLiteImportTranslation();
