@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Configures (once) and builds qnn-mlir in ./build with Ninja.
+# QNN_BUILD_DIR picks another build folder; QNN_SANITIZE=address,undefined
+# configures it as a sanitizer build.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${QNN_BUILD_DIR:-$ROOT/build}"
 if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S "$ROOT" -B "$BUILD" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release \
-    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
+    -DQNN_SANITIZE="${QNN_SANITIZE:-}"
 fi
 cmake --build "$BUILD" "$@"

@@ -66,3 +66,14 @@ for flag, feature in [("avx512_vnni", "avx512vnni"), ("avx512bw", "avx512bw"),
                       ("avx2", "avx2")]:
     if flag in cpu_flags:
         config.available_features.add(feature)
+
+# Sanitizer builds (-DQNN_SANITIZE=...): every report fails the test; tests
+# that cannot run instrumented say `UNSUPPORTED: sanitize`.
+if getattr(config, "qnn_sanitize", ""):
+    config.available_features.add("sanitize")
+    # allow_user_poisoning=0: our instrumented code inlines LLVM's
+    # BumpPtrAllocator, which poisons fresh slabs that the uninstrumented
+    # libMLIR.so then fills without unpoisoning (a false use-after-poison).
+    config.environment["ASAN_OPTIONS"] = \
+        "detect_leaks=1:allow_user_poisoning=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"

@@ -18,6 +18,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <functional>
 #include <mutex>
 
 using namespace mlir;
@@ -160,8 +161,12 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   ExecutionEngineOptions engineOptions;
   SmallVector<StringRef> sharedLibs = {QNN_C_RUNNER_UTILS};
   engineOptions.sharedLibPaths = sharedLibs;
-  engineOptions.transformer = makeOptimizingTransformer(
-      options.optLevel, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  // `transformer` is a function_ref: the callable it refers to must outlive
+  // ExecutionEngine::create, which calls it.
+  std::function<llvm::Error(llvm::Module *)> optimize =
+      makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
+                                /*targetMachine=*/nullptr);
+  engineOptions.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
     return engine.takeError();

@@ -262,9 +262,16 @@ FailureOr<QuantParams> Importer::getQuant(int32_t index, bool required) {
     }
     params.scales.push_back(s);
   }
-  if (q->zero_point())
-    for (int64_t zp : *q->zero_point())
-      params.zeroPoints.push_back(zp);
+  if (const auto *zps = q->zero_point()) {
+    // The verifier checks only the 4-byte alignment of a vector's length
+    // field, so a hostile file can misalign the 64-bit elements: copy them.
+    const uint8_t *data = zps->Data();
+    for (size_t i = 0; i < zps->size(); ++i) {
+      int64_t zp;
+      std::memcpy(&zp, data + i * sizeof(int64_t), sizeof(int64_t));
+      params.zeroPoints.push_back(flatbuffers::EndianScalar(zp));
+    }
+  }
   if (params.zeroPoints.empty())
     params.zeroPoints.push_back(0);
   if (params.zeroPoints.size() != 1 &&
