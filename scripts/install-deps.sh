@@ -8,6 +8,7 @@ PACKAGES=(
   libmlir-22-dev mlir-22-tools llvm-22 llvm-22-dev llvm-22-tools
   libflatbuffers-dev flatbuffers-compiler python3-flatbuffers
   libgtest-dev libbenchmark-dev
+  clang-22 libclang-rt-22-dev
 )
 # Optional peers for bench/ (skipped by CMake when absent):
 #   libdnnl-dev libxnnpack-dev libpthreadpool-dev

@@ -77,3 +77,9 @@ if getattr(config, "qnn_sanitize", ""):
     config.environment["ASAN_OPTIONS"] = \
         "detect_leaks=1:allow_user_poisoning=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
+
+# libFuzzer targets (clang sanitizer builds): replay the regression inputs.
+fuzz_tools = ["qnn-fuzz-tflite-import", "qnn-fuzz-pipeline", "qnn-fuzz-mlir"]
+if all(os.path.exists(os.path.join(config.qnn_tools_dir, t)) for t in fuzz_tools):
+    config.available_features.add("fuzz")
+    llvm_config.add_tool_substitutions(fuzz_tools, [config.qnn_tools_dir])

@@ -32,6 +32,10 @@ QuantizedMultiplier quantizeMultiplier(double real) {
   return result;
 }
 
+bool isRepresentableMultiplier(double real) {
+  return std::isfinite(real) && std::fabs(real) < 0x1p29;
+}
+
 int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   bool overflow = a == b && a == std::numeric_limits<int32_t>::min();
   int64_t product = static_cast<int64_t>(a) * static_cast<int64_t>(b);

@@ -591,6 +591,116 @@ Model mobilenetV1(int alphaPercent, int resolution) {
   return w.finish({input}, {out});
 }
 
+/// A ResNet-8 for 32x32x3 images shaped like MLPerf Tiny's image
+/// classification model: raw pixels as int8 with scale 1.0 and zero point
+/// -128 (so the first convolution's requantize multipliers exceed 1), three
+/// residual stages whose ADDs carry a fused RELU, 1x1 stride-2 shortcut
+/// convolutions, an 8x8 average pool, a fully connected layer and softmax.
+/// All weights int8 per-channel with deterministic pseudo-random values.
+Model resnet8() {
+  ModelWriter w;
+  const int input =
+      w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f, -128));
+  // A tensor with the root mean square of its real values, from which each
+  // output scale is derived so that activations spread over the int8 range.
+  struct Value {
+    int tensor;
+    float scale;
+    int zp;
+    int size, channels;
+    float rms;
+  };
+  const auto RELU = ActivationFunctionType::RELU;
+  const auto NONE = ActivationFunctionType::NONE;
+  // RELU outputs cover [0, 3 sigma] with zero point -128; others +-3 sigma.
+  auto outputQuant = [](float sigma, bool relu, int zp) {
+    return relu ? std::make_pair(3 * sigma / 255, -128)
+                : std::make_pair(6 * sigma / 255, zp);
+  };
+  auto conv = [&](const std::string &name, Value x, int outChannels,
+                  int kernel, int stride, ActivationFunctionType act,
+                  int outZp) {
+    int k = kernel * kernel * x.channels;
+    // A gain of about one per layer keeps the scales in a realistic range.
+    float base = 0.015f / std::sqrt(static_cast<float>(k));
+    Quant wq = perChannelAround(outChannels, base, 0);
+    int f = w.weights(name + "/filter",
+                      {outChannels, kernel, kernel, x.channels}, I8, wq, -127,
+                      127);
+    // Uniform weights in [-127, 127] have a standard deviation of 127/sqrt(3).
+    float sigma = std::sqrt(static_cast<float>(k)) * base * 73.3f * x.rms;
+    auto [outScale, zp] = outputQuant(sigma, act == RELU, outZp);
+    int b = w.bias(name + "/bias", outChannels,
+                   -static_cast<int64_t>(sigma / (x.scale * base)),
+                   static_cast<int64_t>(sigma / (x.scale * base)),
+                   biasQuant(x.scale, wq));
+    int size = (x.size + stride - 1) / stride;
+    int y = w.activation(name, {1, size, size, outChannels}, I8,
+                         perTensor(outScale, zp));
+    w.op(BuiltinOperator::CONV_2D, {x.tensor, f, b}, {y},
+         BuiltinOptions::Conv2DOptions,
+         tfl::CreateConv2DOptions(w.fbb, Padding::SAME, stride, stride, act)
+             .Union());
+    return Value{y, outScale, zp, size, outChannels,
+                 act == RELU ? sigma / std::sqrt(2.0f) : sigma};
+  };
+  auto add = [&](const std::string &name, Value a, Value b) {
+    float sigma = std::sqrt(a.rms * a.rms + b.rms * b.rms);
+    auto [outScale, zp] = outputQuant(sigma, true, 0);
+    int y = w.activation(name, {1, a.size, a.size, a.channels}, I8,
+                         perTensor(outScale, zp));
+    w.op(BuiltinOperator::ADD, {a.tensor, b.tensor}, {y},
+         BuiltinOptions::AddOptions,
+         tfl::CreateAddOptions(w.fbb, RELU).Union());
+    return Value{y, outScale, zp, a.size, a.channels, sigma / std::sqrt(2.0f)};
+  };
+  // Raw pixels 0..255: root mean square about 147.
+  Value x{input, 1.0f, -128, 32, 3, 147.0f};
+  x = conv("stem", x, 16, 3, 1, RELU, 0);
+  Value y = conv("s1/conv1", x, 16, 3, 1, RELU, 0);
+  y = conv("s1/conv2", y, 16, 3, 1, NONE, 3);
+  x = add("s1/add", x, y);
+  int channels = 16;
+  for (int stage = 2; stage <= 3; ++stage) {
+    channels *= 2;
+    std::string id = "s" + std::to_string(stage);
+    Value r = conv(id + "/conv1", x, channels, 3, 2, RELU, 0);
+    r = conv(id + "/conv2", r, channels, 3, 1, NONE, -7);
+    Value s = conv(id + "/shortcut", x, channels, 1, 2, NONE, 11);
+    x = add(id + "/add", s, r);
+  }
+  int pooled = w.activation("pool", {1, 1, 1, channels}, I8,
+                            perTensor(x.scale, x.zp));
+  w.op(BuiltinOperator::AVERAGE_POOL_2D, {x.tensor}, {pooled},
+       BuiltinOptions::Pool2DOptions,
+       tfl::CreatePool2DOptions(w.fbb, Padding::VALID, x.size, x.size, x.size,
+                                x.size)
+           .Union());
+  int shape = w.constant<int32_t>("flatten/shape", {2}, TensorType::INT32,
+                                  {1, channels});
+  int flat =
+      w.activation("flatten", {1, channels}, I8, perTensor(x.scale, x.zp));
+  w.op(BuiltinOperator::RESHAPE, {pooled, shape}, {flat});
+  const int classes = 10;
+  // Logits with a standard deviation of about 3 so that softmax separates
+  // the classes.
+  Quant fq = perChannelAround(
+      classes,
+      3.0f / (std::sqrt(static_cast<float>(channels)) * 73.3f * x.rms), 0);
+  int f = w.weights("fc/weights", {classes, channels}, I8, fq, -127, 127);
+  int b = w.bias("fc/bias", classes, -2000, 2000, biasQuant(x.scale, fq));
+  int logits = w.activation("logits", {1, classes}, I8, perTensor(0.07f, 5));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {flat, f, b}, {logits},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb).Union());
+  int out =
+      w.activation("probs", {1, classes}, I8, perTensor(1.0f / 256, -128));
+  w.op(BuiltinOperator::SOFTMAX, {logits}, {out},
+       BuiltinOptions::SoftmaxOptions,
+       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  return w.finish({input}, {out});
+}
+
 //===----------------------------------------------------------------------===//
 // Malformed models: each must be rejected with a clear error
 //===----------------------------------------------------------------------===//
@@ -604,14 +714,18 @@ Model badVersion() {
 }
 
 Model unsupportedOp() {
+  // Two unsupported kinds, one used twice: the importer lists them all.
   ModelWriter w;
   int a = w.activation("a", {1, 4}, I8, perTensor(0.1f, 0));
-  int b = w.activation("b", {1, 4}, I8, perTensor(0.1f, 0));
   int r = w.activation("r", {1, 4}, I8, perTensor(0.1f, 0));
+  int s1 = w.activation("s1", {1, 4}, I8, perTensor(0.1f, 0));
+  int l = w.activation("l", {1, 4}, I8, perTensor(0.1f, 0));
   int out = w.activation("output", {1, 4}, I8, perTensor(0.1f, 0));
   w.op(BuiltinOperator::RELU, {a}, {r});
-  w.op(BuiltinOperator::SUB, {r, b}, {out});
-  return w.finish({a, b}, {out});
+  w.op(BuiltinOperator::SVDF, {r}, {s1});
+  w.op(BuiltinOperator::LSH_PROJECTION, {s1}, {l});
+  w.op(BuiltinOperator::SVDF, {l}, {out});
+  return w.finish({a}, {out});
 }
 
 Model extendedOpCode() {
@@ -734,6 +848,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_v1", [] { return mobilenetV1(25, 128); }},
       {"mobilenet_v1_1.0_224", [] { return mobilenetV1(100, 224); }},
+      {"resnet8", resnet8},
       {"bad_version", badVersion},
       {"bad_unsupported_op", unsupportedOp},
       {"bad_extended_opcode", extendedOpCode},

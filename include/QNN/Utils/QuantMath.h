@@ -35,6 +35,12 @@ struct QuantizedMultiplier {
 /// without its sign check: a negative Q31 significand, -2^31 not renormalised.
 QuantizedMultiplier quantizeMultiplier(double real);
 
+/// Whether a rescale by `real` has a fixed-point form: finite, with
+/// |real| < 2^29, so that the Q31 significand's exponent (TFLite's left
+/// shift) stays below 31 even after rounding. Verifiers refuse the others,
+/// which TFLite cannot compute either (its left shift would overflow).
+bool isRepresentableMultiplier(double real);
+
 /// gemmlowp's `SaturatingRoundingDoublingHighMul`: (a * b * 2 + 2^31 nudge)
 /// / 2^32 with halves toward +infinity; INT32_MIN * INT32_MIN saturates.
 int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b);

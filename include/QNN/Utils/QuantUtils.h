@@ -20,6 +20,18 @@ inline std::pair<int64_t, int64_t> getStorageRange(Type elementType) {
   return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
 }
 
+/// Emits an error on `op` unless `real` (described by `what`, e.g.
+/// "input_scale / output_scale") has a fixed-point form.
+inline LogicalResult verifyMultiplier(Operation *op, StringRef what,
+                                      double real) {
+  if (math::isRepresentableMultiplier(real))
+    return success();
+  return op->emitOpError()
+         << "rescale multiplier " << what << " = " << real
+         << " has no fixed-point form (it must be finite with magnitude "
+            "below 2^29)";
+}
+
 inline math::RoundingRule toRoundingRule(Rounding rounding) {
   switch (rounding) {
   case Rounding::tflite:

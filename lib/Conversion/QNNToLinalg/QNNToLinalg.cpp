@@ -1084,13 +1084,12 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
     bool isUnsigned = isUnsignedElement(op.getInput().getType());
     Type storage = signless(resultType.getElementType());
     auto [qmin, qmax] = getStorageRange(resultType.getElementType());
-    double inScale = op.getInputScale().convertToFloat();
-    double outScale = op.getOutputScale().convertToFloat();
-    double alpha = op.getAlpha().convertToFloat();
-    qmath::QuantizedMultiplier identity =
-        qmath::quantizeMultiplier(inScale / outScale);
-    qmath::QuantizedMultiplier alphaM =
-        qmath::quantizeMultiplier(alpha * inScale / outScale);
+    // The multipliers exactly as the reference computes them (in float32).
+    qmath::LeakyReluParams params = qmath::computeLeakyReluParams(
+        op.getInputScale().convertToFloat(), op.getAlpha().convertToFloat(),
+        op.getOutputScale().convertToFloat());
+    qmath::QuantizedMultiplier identity = params.identity;
+    qmath::QuantizedMultiplier alphaM = params.alpha;
     int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank();

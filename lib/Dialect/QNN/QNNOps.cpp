@@ -280,13 +280,11 @@ LogicalResult RequantizeOp::verify() {
       failed(verifyChannelCount(*this, "input_scale", getInputScale().size(),
                                 getAxis(), inputType)))
     return failure();
-  for (double scale : getInputScale()) {
-    double real =
-        scale / static_cast<double>(getOutputScale().convertToFloat());
-    if (!std::isfinite(real))
-      return emitOpError() << "multiplier input_scale / output_scale = " << real
-                           << " is not finite";
-  }
+  for (double scale : getInputScale())
+    if (failed(verifyMultiplier(
+            *this, "input_scale / output_scale",
+            scale / static_cast<double>(getOutputScale().convertToFloat()))))
+      return failure();
   return success();
 }
 
@@ -573,8 +571,25 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   return success();
 }
 
-LogicalResult AddOp::verify() { return verifyBinary(*this); }
-LogicalResult MulOp::verify() { return verifyBinary(*this); }
+LogicalResult AddOp::verify() {
+  if (failed(verifyBinary(*this)))
+    return failure();
+  // The output multiplier of TFLite's ADD (the input ones are <= 1/2).
+  double twiceMax = 2.0 * std::max(getLhsScale().convertToDouble(),
+                                   getRhsScale().convertToDouble());
+  return verifyMultiplier(*this, "2 * max(lhs_scale, rhs_scale) / (2^20 * "
+                                 "output_scale)",
+                          twiceMax / ((1 << 20) *
+                                      getOutputScale().convertToDouble()));
+}
+LogicalResult MulOp::verify() {
+  if (failed(verifyBinary(*this)))
+    return failure();
+  return verifyMultiplier(*this, "lhs_scale * rhs_scale / output_scale",
+                          getLhsScale().convertToDouble() *
+                              getRhsScale().convertToDouble() /
+                              getOutputScale().convertToDouble());
+}
 
 //===----------------------------------------------------------------------===//
 // Pooling
@@ -755,6 +770,14 @@ LogicalResult LeakyReluOp::verify() {
   float alpha = getAlpha().convertToFloat();
   if (!std::isfinite(alpha))
     return emitOpError() << "'alpha' must be finite, got " << alpha;
+  // The two multipliers as TFLite computes them (in float32).
+  float inputScale = getInputScale().convertToFloat();
+  float outputScale = getOutputScale().convertToFloat();
+  if (failed(verifyMultiplier(*this, "input_scale / output_scale",
+                              inputScale / outputScale)) ||
+      failed(verifyMultiplier(*this, "input_scale * alpha / output_scale",
+                              inputScale * alpha / outputScale)))
+    return failure();
   return success();
 }
 LogicalResult HardSwishOp::verify() { return verifyActivation(*this); }

@@ -53,9 +53,11 @@ struct QuantParams {
 
 class Importer {
 public:
-  Importer(const tfl::Model *model, MLIRContext *context, StringRef sourceName)
+  Importer(const tfl::Model *model, MLIRContext *context, StringRef sourceName,
+           const TFLiteImportOptions &options)
       : model(model), context(context), builder(context),
-        sourceLoc(FileLineColLoc::get(context, sourceName, 0, 0)) {}
+        sourceLoc(FileLineColLoc::get(context, sourceName, 0, 0)),
+        options(options) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -106,6 +108,17 @@ private:
   //===--------------------------------------------------------------------===//
 
   LogicalResult importOperator(const tfl::Operator *op);
+  using OperatorImporter = LogicalResult (*)(Importer &,
+                                             tfl::BuiltinOperator);
+  static OperatorImporter getOperatorImporter(tfl::BuiltinOperator builtin);
+  /// The builtin code and the display name of `op`'s operator.
+  FailureOr<std::pair<tfl::BuiltinOperator, std::string>>
+  resolveOperator(const tfl::Operator *op);
+  /// Verifies the ops one operator produced (in [begin, end)), reporting a
+  /// verifier failure as that operator's error.
+  LogicalResult verifyImported(Block::iterator begin, Block::iterator end);
+  /// One error listing every operator kind that has no importer.
+  LogicalResult checkOperatorsSupported();
   LogicalResult checkArity(size_t minInputs, size_t maxInputs, size_t outputs);
   int32_t input(size_t i) { return currentOp->inputs()->Get(i); }
   int32_t output(size_t i) { return currentOp->outputs()->Get(i); }
@@ -153,6 +166,7 @@ private:
   Location sourceLoc;
   std::vector<Value> values;
   const tfl::Operator *currentOp = nullptr;
+  const TFLiteImportOptions options;
   int64_t opIndex = -1;
   std::string opName;
   Location opLoc = UnknownLoc::get(context);
@@ -178,6 +192,10 @@ Location Importer::tensorLoc(int32_t index) {
   std::string name = tensor->name() ? tensor->name()->str()
                                     : "tensor_" + std::to_string(index);
   return NameLoc::get(StringAttr::get(context, name));
+}
+
+static int64_t elementByteWidth(Type type) {
+  return std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
 }
 
 static std::optional<Type> getElementType(tfl::TensorType type,
@@ -230,9 +248,18 @@ FailureOr<RankedTensorType> Importer::getType(int32_t index) {
                 << d << "); only static shapes are supported";
         return failure();
       }
+      if (d == 0) {
+        error() << tensorDesc(index) << " has a dimension of size 0; empty "
+                << "tensors are not supported";
+        return failure();
+      }
       numElements *= d;
-      if (numElements > (int64_t(1) << 40)) {
-        error() << tensorDesc(index) << " has an implausibly large shape";
+      // Checked per dimension so that the product cannot overflow.
+      if (numElements * elementByteWidth(*elementType) >
+          options.maxTensorBytes) {
+        error() << tensorDesc(index) << " needs more than "
+                << options.maxTensorBytes
+                << " bytes (the importer's tensor size limit)";
         return failure();
       }
       shape.push_back(d);
@@ -1495,7 +1522,62 @@ LogicalResult Importer::importMean() {
 // Driver
 //===----------------------------------------------------------------------===//
 
-LogicalResult Importer::importOperator(const tfl::Operator *op) {
+/// The importer of each supported builtin operator; null for the others.
+/// This table is the one list of what the importer takes.
+Importer::OperatorImporter
+Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
+  using B = tfl::BuiltinOperator;
+  switch (builtin) {
+  case B::CONV_2D:
+    return [](Importer &i, B) { return i.importConv(false); };
+  case B::DEPTHWISE_CONV_2D:
+    return [](Importer &i, B) { return i.importConv(true); };
+  case B::FULLY_CONNECTED:
+    return [](Importer &i, B) { return i.importFullyConnected(); };
+  case B::ADD:
+  case B::MUL:
+    return [](Importer &i, B b) { return i.importBinary(b); };
+  case B::AVERAGE_POOL_2D:
+    return [](Importer &i, B) { return i.importPool(true); };
+  case B::MAX_POOL_2D:
+    return [](Importer &i, B) { return i.importPool(false); };
+  case B::CONCATENATION:
+    return [](Importer &i, B) { return i.importConcatenation(); };
+  case B::RESHAPE:
+  case B::SQUEEZE:
+  case B::EXPAND_DIMS:
+    return [](Importer &i, B) { return i.importReshape(); };
+  case B::SOFTMAX:
+    return [](Importer &i, B) { return i.importSoftmax(); };
+  case B::PAD:
+  case B::PADV2:
+    return [](Importer &i, B) { return i.importPad(); };
+  case B::QUANTIZE:
+    return [](Importer &i, B) { return i.importQuantize(); };
+  case B::DEQUANTIZE:
+    return [](Importer &i, B) { return i.importDequantize(); };
+  case B::RELU:
+  case B::RELU6:
+  case B::RELU_N1_TO_1:
+    return [](Importer &i, B b) { return i.importRelu(b); };
+  case B::LOGISTIC:
+  case B::TANH:
+  case B::HARD_SWISH:
+  case B::LEAKY_RELU:
+    return [](Importer &i, B b) { return i.importTableActivation(b); };
+  case B::TRANSPOSE:
+    return [](Importer &i, B) { return i.importTranspose(); };
+  case B::MEAN:
+    return [](Importer &i, B) { return i.importMean(); };
+  case B::SPLIT:
+    return [](Importer &i, B) { return i.importSplit(); };
+  default:
+    return nullptr;
+  }
+}
+
+FailureOr<std::pair<tfl::BuiltinOperator, std::string>>
+Importer::resolveOperator(const tfl::Operator *op) {
   const auto *codes = model->operator_codes();
   if (!codes || op->opcode_index() >= codes->size()) {
     error() << "opcode_index " << op->opcode_index() << " is out of range ("
@@ -1506,13 +1588,82 @@ LogicalResult Importer::importOperator(const tfl::Operator *op) {
   int32_t code = std::max<int32_t>(opcode->deprecated_builtin_code(),
                                    opcode->builtin_code());
   auto builtin = static_cast<tfl::BuiltinOperator>(code);
+  std::string name;
   if (code == static_cast<int32_t>(tfl::BuiltinOperator::CUSTOM))
-    opName = "CUSTOM '" +
-             (opcode->custom_code() ? opcode->custom_code()->str() : "") + "'";
+    name = "CUSTOM '" +
+           (opcode->custom_code() ? opcode->custom_code()->str() : "") + "'";
   else if (*tfl::EnumNameBuiltinOperator(builtin))
-    opName = tfl::EnumNameBuiltinOperator(builtin);
+    name = tfl::EnumNameBuiltinOperator(builtin);
   else
-    opName = "builtin code " + std::to_string(code);
+    name = "builtin code " + std::to_string(code);
+  return std::make_pair(builtin, name);
+}
+
+LogicalResult Importer::checkOperatorsSupported() {
+  const auto *ops = subgraph->operators();
+  if (!ops)
+    return success();
+  // Every unsupported operator kind with the indices that use it, in order
+  // of first use.
+  std::vector<std::pair<std::string, SmallVector<int64_t>>> unsupported;
+  for (auto [i, op] : llvm::enumerate(*ops)) {
+    opIndex = static_cast<int64_t>(i);
+    auto resolved = resolveOperator(op);
+    if (failed(resolved))
+      return failure();
+    if (getOperatorImporter(resolved->first))
+      continue;
+    auto it = llvm::find_if(unsupported, [&](const auto &entry) {
+      return entry.first == resolved->second;
+    });
+    if (it == unsupported.end())
+      it = unsupported.insert(unsupported.end(), {resolved->second, {}});
+    it->second.push_back(opIndex);
+  }
+  opIndex = -1;
+  if (unsupported.empty())
+    return success();
+  InFlightDiagnostic diag = error();
+  diag << "the model uses " << unsupported.size()
+       << " operator kind(s) that the qnn-mlir importer does not support: ";
+  llvm::interleaveComma(unsupported, diag, [&](const auto &entry) {
+    diag << entry.first << " (" << entry.second.size() << "x, operator"
+         << (entry.second.size() > 1 ? "s " : " ");
+    llvm::interleaveComma(entry.second, diag);
+    diag << ")";
+  });
+  return failure();
+}
+
+LogicalResult Importer::verifyImported(Block::iterator begin,
+                                       Block::iterator end) {
+  for (Operation &op : llvm::make_range(begin, end)) {
+    // The verifier's message becomes part of this operator's one error.
+    std::string message;
+    LogicalResult verified = success();
+    {
+      ScopedDiagnosticHandler capture(context, [&](Diagnostic &diag) {
+        if (message.empty())
+          message = diag.str();
+        return success();
+      });
+      verified = verify(&op, /*verifyRecursively=*/false);
+    }
+    if (failed(verified)) {
+      error() << "cannot be represented: " << message << " (at "
+              << op.getLoc() << ")";
+      return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult Importer::importOperator(const tfl::Operator *op) {
+  auto resolved = resolveOperator(op);
+  if (failed(resolved))
+    return failure();
+  auto [builtin, name] = *resolved;
+  opName = name;
   if (!op->inputs() || !op->outputs()) {
     error() << "has no inputs or outputs vector";
     return failure();
@@ -1526,55 +1677,12 @@ LogicalResult Importer::importOperator(const tfl::Operator *op) {
   if (op->outputs()->size() > 0)
     opLoc = tensorLoc(op->outputs()->Get(0));
   currentOp = op;
-  using B = tfl::BuiltinOperator;
-  switch (builtin) {
-  case B::CONV_2D:
-    return importConv(false);
-  case B::DEPTHWISE_CONV_2D:
-    return importConv(true);
-  case B::FULLY_CONNECTED:
-    return importFullyConnected();
-  case B::ADD:
-  case B::MUL:
-    return importBinary(builtin);
-  case B::AVERAGE_POOL_2D:
-    return importPool(true);
-  case B::MAX_POOL_2D:
-    return importPool(false);
-  case B::CONCATENATION:
-    return importConcatenation();
-  case B::RESHAPE:
-  case B::SQUEEZE:
-  case B::EXPAND_DIMS:
-    return importReshape();
-  case B::SOFTMAX:
-    return importSoftmax();
-  case B::PAD:
-  case B::PADV2:
-    return importPad();
-  case B::QUANTIZE:
-    return importQuantize();
-  case B::DEQUANTIZE:
-    return importDequantize();
-  case B::RELU:
-  case B::RELU6:
-  case B::RELU_N1_TO_1:
-    return importRelu(builtin);
-  case B::LOGISTIC:
-  case B::TANH:
-  case B::HARD_SWISH:
-  case B::LEAKY_RELU:
-    return importTableActivation(builtin);
-  case B::TRANSPOSE:
-    return importTranspose();
-  case B::MEAN:
-    return importMean();
-  case B::SPLIT:
-    return importSplit();
-  default:
+  OperatorImporter importer = getOperatorImporter(builtin);
+  if (!importer) {
     error() << "is not supported by the qnn-mlir importer";
     return failure();
   }
+  return importer(*this, builtin);
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
@@ -1593,6 +1701,25 @@ OwningOpRef<ModuleOp> Importer::run() {
     return nullptr;
   }
   values.assign(tensors()->size(), Value());
+  // The total size, before anything is built: each tensor counts with its
+  // static dimensions, at one byte per element at least (each one is
+  // checked in full, and against the per-tensor limit, where it is used).
+  int64_t totalBytes = 0;
+  for (const tfl::Tensor *tensor : *tensors()) {
+    int64_t bytes = 1;
+    if (const auto *dims = tensor->shape())
+      for (int32_t d : *dims) {
+        bytes *= std::max<int32_t>(d, 1);
+        if (bytes > options.maxTotalBytes)
+          break;
+      }
+    totalBytes += bytes;
+    if (totalBytes > options.maxTotalBytes) {
+      error() << "the model's tensors need more than " << options.maxTotalBytes
+              << " bytes (the importer's total size limit)";
+      return nullptr;
+    }
+  }
 
   OwningOpRef<ModuleOp> module = ModuleOp::create(sourceLoc);
   SmallVector<Type> argTypes, resultTypes;
@@ -1628,10 +1755,17 @@ OwningOpRef<ModuleOp> Importer::run() {
                        cast<NameLoc>(tensorLoc(index)).getName());
   builder.setInsertionPointToEnd(entry);
 
+  if (failed(checkOperatorsSupported()))
+    return nullptr;
   if (const auto *ops = subgraph->operators()) {
     for (auto [i, op] : llvm::enumerate(*ops)) {
       opIndex = static_cast<int64_t>(i);
-      if (failed(importOperator(op)))
+      Block *block = builder.getInsertionBlock();
+      Operation *last = block->empty() ? nullptr : &block->back();
+      if (failed(importOperator(op)) ||
+          failed(verifyImported(last ? std::next(last->getIterator())
+                                     : block->begin(),
+                                block->end())))
         return nullptr;
     }
   }
@@ -1661,9 +1795,10 @@ void mlir::qnn::registerTFLiteImportDialects(DialectRegistry &registry) {
                   tosa::TosaDialect>();
 }
 
-OwningOpRef<ModuleOp> mlir::qnn::importTFLite(StringRef buffer,
-                                              MLIRContext *context,
-                                              StringRef sourceName) {
+OwningOpRef<ModuleOp>
+mlir::qnn::importTFLite(StringRef buffer, MLIRContext *context,
+                        StringRef sourceName,
+                        const TFLiteImportOptions &options) {
   DialectRegistry registry;
   registerTFLiteImportDialects(registry);
   context->appendDialectRegistry(registry);
@@ -1700,7 +1835,7 @@ OwningOpRef<ModuleOp> mlir::qnn::importTFLite(StringRef buffer,
                    << "file)";
     return nullptr;
   }
-  Importer importer(tfl::GetModel(data), context, sourceName);
+  Importer importer(tfl::GetModel(data), context, sourceName, options);
   return importer.run();
 }
 

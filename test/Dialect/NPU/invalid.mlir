@@ -568,3 +568,19 @@ func.func @pool_rank(%x: tensor<4x4x3xui8>) -> tensor<1x2x2x3xui8> {
   %0 = npu.avg_pool2d %x {kernel = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, act_min = 0 : i32, act_max = 255 : i32} : tensor<4x4x3xui8> -> tensor<1x2x2x3xui8>
   return %0 : tensor<1x2x2x3xui8>
 }
+
+// -----
+
+func.func @conv_huge_multiplier(%x: tensor<1x4x4x3xi8>, %w: tensor<2x3x3x3xi8>, %b: tensor<2xi32>) -> tensor<1x4x4x2xi8> {
+  // expected-error @+1 {{'npu.conv2d' op rescale multiplier input_scale * weight_scale / output_scale = }}
+  %0 = npu.conv2d %x, %w, %b {input_scale = 1.0e20 : f32, input_zero_point = 0 : i32, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32, output_scale = 1.0e-20 : f32, output_zero_point = 0 : i32, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 1 : i64, pad_value = 0 : i32, act_min = -128 : i32, act_max = 127 : i32} : (tensor<1x4x4x3xi8>, tensor<2x3x3x3xi8>, tensor<2xi32>) -> tensor<1x4x4x2xi8>
+  return %0 : tensor<1x4x4x2xi8>
+}
+
+// -----
+
+func.func @add_huge_multiplier(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
+  // expected-error @+1 {{'npu.add' op rescale multiplier 2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale) = }}
+  %0 = npu.add %a, %b {lhs_scale = 1.0e10 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-10 : f32, output_zero_point = 0 : i32, act_min = -128 : i32, act_max = 127 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
+  return %0 : tensor<1x4x4x8xi8>
+}

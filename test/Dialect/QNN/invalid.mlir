@@ -169,7 +169,7 @@ func.func @requantize_per_channel_count(%x: tensor<1x2x2x3xi32>) -> tensor<1x2x2
 // -----
 
 func.func @requantize_infinite_multiplier(%x: tensor<4xi32>) -> tensor<4xi8> {
-  // expected-error @+1 {{multiplier input_scale / output_scale = INF is not finite}}
+  // expected-error @+1 {{rescale multiplier input_scale / output_scale = INF has no fixed-point form (it must be finite with magnitude below 2^29)}}
   %0 = qnn.requantize %x {input_scale = array<f64: 1.0e300>, input_zero_point = 0 : i32, output_scale = 1.0e-30 : f32, output_zero_point = 0 : i32} : tensor<4xi32> -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
@@ -637,4 +637,37 @@ func.func @activation_i32(%x: tensor<8xi32>) -> tensor<8xi32> {
   // expected-error @+1 {{'qnn.sigmoid' op operand #0 must be ranked tensor of 8-bit}}
   %0 = qnn.sigmoid %x {input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 0.0078125 : f32, output_zero_point = 0 : i32} : tensor<8xi32> -> tensor<8xi32>
   return %0 : tensor<8xi32>
+}
+
+// -----
+
+// Finite but too large for TFLite's fixed-point rescale (left shift >= 31).
+func.func @requantize_huge_multiplier(%x: tensor<4xi32>) -> tensor<4xi8> {
+  // expected-error @+1 {{rescale multiplier input_scale / output_scale = 1.000000e+30 has no fixed-point form}}
+  %0 = qnn.requantize %x {input_scale = array<f64: 1.0>, input_zero_point = 0 : i32, output_scale = 1.0e-30 : f32, output_zero_point = 0 : i32} : tensor<4xi32> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @add_huge_output_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.add' op rescale multiplier 2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale) = }}
+  %0 = qnn.add %a, %b {lhs_scale = 1.0e10 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-10 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @mul_huge_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.mul' op rescale multiplier lhs_scale * rhs_scale / output_scale = 1.000000e+30 has no fixed-point form}}
+  %0 = qnn.mul %a, %b {lhs_scale = 1.0e15 : f32, lhs_zero_point = 0 : i32, rhs_scale = 1.0e15 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @leaky_relu_huge_multiplier(%a: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.leaky_relu' op rescale multiplier input_scale / output_scale = }}
+  %0 = qnn.leaky_relu %a {alpha = 0.5 : f32, input_scale = 1.0e20 : f32, input_zero_point = 0 : i32, output_scale = 1.0e-20 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
 }

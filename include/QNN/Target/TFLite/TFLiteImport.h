@@ -26,6 +26,16 @@ class MLIRContext;
 
 namespace mlir::qnn {
 
+/// Limits that protect the importer and every later stage from absurd or
+/// hostile models: a model whose tensors exceed them is refused with an
+/// error instead of failing an allocation later.
+struct TFLiteImportOptions {
+  /// The largest single tensor, in bytes.
+  int64_t maxTensorBytes = int64_t(1) << 31;
+  /// The sum over all tensors of the subgraph, in bytes.
+  int64_t maxTotalBytes = int64_t(1) << 33;
+};
+
 /// Registers the dialects that imported modules use.
 void registerTFLiteImportDialects(DialectRegistry &registry);
 
@@ -35,7 +45,8 @@ void registerTFLiteImportDialects(DialectRegistry &registry);
 /// `sourceName`, naming the operator index and tensor involved) and returns
 /// a null module; it never reads outside `buffer`.
 OwningOpRef<ModuleOp> importTFLite(llvm::StringRef buffer, MLIRContext *context,
-                                   llvm::StringRef sourceName = "<tflite>");
+                                   llvm::StringRef sourceName = "<tflite>",
+                                   const TFLiteImportOptions &options = {});
 
 /// Loads the program a tool is given: a `.tflite` file is imported, any
 /// other file is parsed as MLIR into `sourceMgr` (whose diagnostic handler

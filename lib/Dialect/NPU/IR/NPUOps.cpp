@@ -156,6 +156,12 @@ static LogicalResult verifyRescaleArgs(OpTy op, int64_t numOutputChannels) {
            << "'weight_scale' has " << ws.size()
            << " entries; expected 1 or one per output channel ("
            << numOutputChannels << ")";
+  for (float s : ws)
+    if (failed(qnn::verifyMultiplier(
+            op, "input_scale * weight_scale / output_scale",
+            op.getInputScale().convertToDouble() * static_cast<double>(s) /
+                op.getOutputScale().convertToDouble())))
+      return failure();
   if (Value bias = op.getBias()) {
     auto biasType = cast<RankedTensorType>(bias.getType());
     if (biasType.getRank() != 1 ||
@@ -281,6 +287,13 @@ LogicalResult AddOp::verify() {
         {"output_scale", getOutputScale().convertToDouble()}})
     if (failed(verifyScale(*this, name, scale)))
       return failure();
+  if (failed(qnn::verifyMultiplier(
+          *this, "2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale)",
+          2.0 *
+              std::max(getLhsScale().convertToDouble(),
+                       getRhsScale().convertToDouble()) /
+              ((1 << 20) * getOutputScale().convertToDouble()))))
+    return failure();
   if (failed(verifyZeroPoint(*this, "lhs_zero_point",
                              static_cast<int32_t>(getLhsZeroPoint()),
                              outElement)) ||
