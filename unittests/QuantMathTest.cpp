@@ -158,6 +158,66 @@ TEST(Add, TFLiteArithmetic) {
   EXPECT_EQ(addQuantized(127, 127, p, -128, 127), 127);
 }
 
+// TFLITE_SINGLE_ROUNDING=1: one rounding of x * m / 2^(31 - shift), halves
+// toward +infinity.
+TEST(SingleRounding, RoundsOnceHalvesUp) {
+  QuantizedMultiplier sixteenth{1 << 30, -3}; // 2^-4
+  // 7/16 = 0.4375: single rounding gives 0; double rounding first rounds
+  // 3.5 to 4 and then 4/8 = 0.5 away from zero to 1.
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(7, sixteenth), 0);
+  EXPECT_EQ(multiplyByQuantizedMultiplier(7, sixteenth), 1);
+  QuantizedMultiplier quarter{1 << 30, -1};
+  // -6/4 = -1.5: halves go up under single rounding, away from zero under
+  // RoundingDivideByPOT.
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(-6, quarter), -1);
+  EXPECT_EQ(multiplyByQuantizedMultiplier(-6, quarter), -2);
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(6, quarter), 2);
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(-5, quarter), -1);
+  // A left shift: 3.0 = 0.75 * 2^2.
+  QuantizedMultiplier three{1610612736, 2};
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(9, three), 27);
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(-9, three), -27);
+  // Out-of-range products saturate instead of wrapping.
+  QuantizedMultiplier huge{1 << 30, 30}; // 2^29
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(1 << 20, huge), kMax);
+  EXPECT_EQ(multiplyByQuantizedMultiplierSingleRounding(-(1 << 20), huge),
+            kMin);
+  // rescale() and requantize() select the rule.
+  EXPECT_EQ(rescale(7, sixteenth, RoundingRule::TFLiteSingle), 0);
+  EXPECT_EQ(requantize(7 + 5, 5, sixteenth, -3, -128, 127,
+                       RoundingRule::TFLiteSingle),
+            -3);
+  EXPECT_EQ(requantize(7 + 5, 5, sixteenth, -3, -128, 127,
+                       RoundingRule::TFLite),
+            -2);
+}
+
+TEST(Add, SingleRounding) {
+  AddParams p = computeAddParams(0.5f, 0, 0.5f, 0, 1.0f, 0);
+  // The sum (-1.5 in output units) rounds up once: -1 (double: -2).
+  EXPECT_EQ(addQuantized(-3, 0, p, -128, 127, RoundingRule::TFLiteSingle), -1);
+  EXPECT_EQ(addQuantized(3, 0, p, -128, 127, RoundingRule::TFLiteSingle), 2);
+}
+
+TEST(Mul, SingleRounding) {
+  QuantizedMultiplier quarter{1 << 30, -1};
+  EXPECT_EQ(mulQuantized(-6, 1, 0, 0, quarter, 0, -128, 127,
+                         RoundingRule::TFLiteSingle),
+            -1);
+  EXPECT_EQ(mulQuantized(-6, 1, 0, 0, quarter, 0, -128, 127,
+                         RoundingRule::TFLite),
+            -2);
+}
+
+TEST(Multiplier, FixedPointRange) {
+  EXPECT_TRUE(isRepresentableMultiplier(0.0));
+  EXPECT_TRUE(isRepresentableMultiplier(1000.0));
+  EXPECT_FALSE(isRepresentableMultiplier(std::ldexp(1.0, 29)));
+  EXPECT_FALSE(isRepresentableMultiplier(
+      std::numeric_limits<double>::infinity()));
+  EXPECT_FALSE(isRepresentableMultiplier(std::nan("")));
+}
+
 TEST(LeakyRelu, TFLiteArithmetic) {
   LeakyReluParams p = computeLeakyReluParams(0.5f, 0.25f, 0.5f);
   EXPECT_EQ(leakyReluQuantized(10, 0, p, 0, -128, 127), 10);

@@ -414,11 +414,12 @@ static void registerQNNOps(Evaluator &e) {
             static_cast<int32_t>(op.getRhsZeroPoint()),
             op.getOutputScale().convertToFloat(),
             static_cast<int32_t>(op.getOutputZeroPoint()));
+        math::RoundingRule rule = toRoundingRule(op.getRounding());
         for (int64_t i = 0; i < r.numElements(); ++i)
           r.ints[i] =
               math::addQuantized(in[0].ints[broadcastIndex(in[0], r.shape, i)],
                                  in[1].ints[broadcastIndex(in[1], r.shape, i)],
-                                 params, qmin, qmax);
+                                 params, qmin, qmax, rule);
         out.push_back(std::move(r));
         return success();
       });
@@ -439,7 +440,8 @@ static void registerQNNOps(Evaluator &e) {
               in[1].ints[broadcastIndex(in[1], r.shape, i)],
               static_cast<int32_t>(op.getLhsZeroPoint()),
               static_cast<int32_t>(op.getRhsZeroPoint()), m,
-              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax);
+              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax,
+              toRoundingRule(op.getRounding()));
         out.push_back(std::move(r));
         return success();
       });

@@ -64,9 +64,32 @@ int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m) {
       saturatingRoundingDoublingHighMul(shifted, m.multiplier), rightShift);
 }
 
+int32_t multiplyByQuantizedMultiplierSingleRounding(int32_t x,
+                                                    QuantizedMultiplier m) {
+  assert(m.shift <= 30 && "multiplier without a fixed-point form");
+  // Exponents below -31 were flushed to a zero multiplier.
+  const int totalShift = 31 - m.shift;
+  const int64_t round = int64_t(1) << (totalShift - 1);
+  int64_t result =
+      (static_cast<int64_t>(x) * static_cast<int64_t>(m.multiplier) + round) >>
+      totalShift;
+  return static_cast<int32_t>(
+      std::clamp<int64_t>(result, std::numeric_limits<int32_t>::min(),
+                          std::numeric_limits<int32_t>::max()));
+}
+
+int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m,
+                                      RoundingRule rule) {
+  assert((rule == RoundingRule::TFLite || rule == RoundingRule::TFLiteSingle) &&
+         "TFLite's kernels round with one of the two TFLite rules");
+  return rule == RoundingRule::TFLiteSingle
+             ? multiplyByQuantizedMultiplierSingleRounding(x, m)
+             : multiplyByQuantizedMultiplier(x, m);
+}
+
 int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule) {
-  if (rule == RoundingRule::TFLite)
-    return multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m);
+  if (rule == RoundingRule::TFLite || rule == RoundingRule::TFLiteSingle)
+    return multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m, rule);
   int leftShift = m.shift > 0 ? m.shift : 0;
   int rightShift = 31 + (m.shift > 0 ? 0 : -m.shift);
   // |x| < 2^33 and shift <= 30 after a Q31 multiplier of a finite double is
@@ -92,7 +115,7 @@ int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
                    int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
                    RoundingRule rule) {
   int64_t centered = x - inputZeroPoint;
-  if (rule == RoundingRule::TFLite)
+  if (rule == RoundingRule::TFLite || rule == RoundingRule::TFLiteSingle)
     centered = static_cast<int32_t>(centered);
   int64_t y =
       static_cast<int64_t>(rescale(centered, m, rule)) + outputZeroPoint;
@@ -169,13 +192,13 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
 }
 
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
-                     int64_t qmax) {
+                     int64_t qmax, RoundingRule rule) {
   int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);
   int32_t b = static_cast<int32_t>(rhs + p.rhsOffset) * (1 << p.leftShift);
-  int32_t sum = multiplyByQuantizedMultiplier(a, p.lhs) +
-                multiplyByQuantizedMultiplier(b, p.rhs);
+  int32_t sum = multiplyByQuantizedMultiplier(a, p.lhs, rule) +
+                multiplyByQuantizedMultiplier(b, p.rhs, rule);
   int64_t out =
-      static_cast<int64_t>(multiplyByQuantizedMultiplier(sum, p.output)) +
+      static_cast<int64_t>(multiplyByQuantizedMultiplier(sum, p.output, rule)) +
       p.outputOffset;
   return std::clamp(out, qmin, qmax);
 }
@@ -189,10 +212,10 @@ QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,
 
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
                      QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
-                     int64_t qmax) {
+                     int64_t qmax, RoundingRule rule) {
   int32_t product = static_cast<int32_t>((lhs - lhsZp) * (rhs - rhsZp));
   int64_t out =
-      static_cast<int64_t>(multiplyByQuantizedMultiplier(product, m)) +
+      static_cast<int64_t>(multiplyByQuantizedMultiplier(product, m, rule)) +
       outputZp;
   return std::clamp(out, qmin, qmax);
 }

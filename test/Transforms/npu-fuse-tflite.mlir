@@ -22,8 +22,9 @@
 // RUN: %refeq %s %t.npu.mlir conv_tanh i8:32 10 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir depthwise_multiplier i8:108 11 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir add_lower_rank_hardswish i8:32,i8:2 12 2 >> %t.eq
+// RUN: %refeq %s %t.npu.mlir single_rounding_conv_add i8:32,i8:32 13 2 >> %t.eq
 // RUN: FileCheck %s --check-prefix=EQ < %t.eq
-// EQ-COUNT-24: trial {{[0-1]}}: identical result 0: tensor<
+// EQ-COUNT-26: trial {{[0-1]}}: identical result 0: tensor<
 // EQ-NOT: DIFFERENT
 
 // pad (holding the input zero point) -> conv -> bias add -> per-channel
@@ -210,4 +211,19 @@ func.func @add_lower_rank_hardswish(%x: tensor<1x4x4x2xi8>, %y: tensor<2xi8>) ->
   %s = qnn.add %x, %y {lhs_scale = 0.1 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.05 : f32, rhs_zero_point = -1 : i32, output_scale = 0.12 : f32, output_zero_point = -4 : i32} : (tensor<1x4x4x2xi8>, tensor<2xi8>) -> tensor<1x4x4x2xi8>
   %h = qnn.hardswish %s {input_scale = 0.12 : f32, input_zero_point = -4 : i32, output_scale = 0.08 : f32, output_zero_point = -50 : i32} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
   return %h : tensor<1x4x4x2xi8>
+}
+
+// TFLite's single rounding (the importer's default) is kept by the fused
+// operators, and the reference computes the same bytes before and after.
+// CHECK-LABEL: func.func @single_rounding_conv_add
+// CHECK: %[[C:.+]] = npu.conv2d
+// CHECK-SAME: rounding = #qnn.rounding<tflite_single>
+// CHECK: npu.add %[[C]], %arg1
+// CHECK-SAME: rounding = #qnn.rounding<tflite_single>
+func.func @single_rounding_conv_add(%x: tensor<1x4x4x2xi8>, %y: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8> {
+  %w = arith.constant dense<[[[[-13, -25]]], [[[13, -56]]]]> : tensor<2x1x1x2xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.05 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32} : (tensor<1x4x4x2xi8>, tensor<2x1x1x2xi8>) -> tensor<1x4x4x2xi32>
+  %q = qnn.requantize %c {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.0625 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x4x2xi32> -> tensor<1x4x4x2xi8>
+  %s = qnn.add %q, %y {lhs_scale = 0.0625 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.2 : f32, rhs_zero_point = -7 : i32, output_scale = 0.25 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<1x4x4x2xi8>, tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8>
+  return %s : tensor<1x4x4x2xi8>
 }

@@ -96,7 +96,8 @@ static bool linkShared(StringRef object, StringRef output) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  cl::HideUnrelatedOptions(compileCategory);
+  cl::OptionCategory &importCategory = registerTFLiteImportCLOptions();
+  cl::HideUnrelatedOptions({&compileCategory, &importCategory});
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir ahead-of-time compiler\n");
   if (objectFile.empty() == sharedFile.empty()) {
     llvm::errs() << "qnn-compile: give exactly one of -o FILE.o and "
@@ -121,7 +122,8 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
-      loadProgramFile(inputFile, &context, sourceMgr, "qnn-compile");
+      loadProgramFile(inputFile, &context, sourceMgr, "qnn-compile",
+                      getTFLiteImportCLOptions());
   if (!module)
     return 1;
 

@@ -449,7 +449,8 @@ static int runNative(CompiledModule &program, func::FuncOp func,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  cl::HideUnrelatedOptions(runCategory);
+  cl::OptionCategory &importCategory = registerTFLiteImportCLOptions();
+  cl::HideUnrelatedOptions({&runCategory, &importCategory});
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
   if (reference &&
       (compareReference || repeat > 0 || !target.empty() || inputSets)) {
@@ -464,7 +465,8 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   OwningOpRef<ModuleOp> module =
-      loadProgramFile(inputFile, &context, sourceMgr, "qnn-run");
+      loadProgramFile(inputFile, &context, sourceMgr, "qnn-run",
+                      getTFLiteImportCLOptions());
   if (!module)
     return 1;
   func::FuncOp func = findEntry(*module);

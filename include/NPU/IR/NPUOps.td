@@ -93,14 +93,17 @@ def NPU_AddOp : NPU_Op<"add", [Pure]> {
   let summary = "fused quantized elementwise addition";
   let description = [{
     TFLite's quantized ADD (`computeAddParams`, `addQuantized`, the
-    arithmetic of `qnn.add`) whose final clamp is `[act_min, act_max]`,
+    arithmetic of `qnn.add`, with its `rounding`: `tflite` or
+    `tflite_single`) whose final clamp is `[act_min, act_max]`,
     followed by the activation epilogue. Operands broadcast like `qnn.add`.
   }];
   let arguments = !con(
     (ins QNN_QTensor8:$lhs, QNN_QTensor8:$rhs,
          F32Attr:$lhs_scale, I32Attr:$lhs_zero_point,
          F32Attr:$rhs_scale, I32Attr:$rhs_zero_point,
-         F32Attr:$output_scale, I32Attr:$output_zero_point),
+         F32Attr:$output_scale, I32Attr:$output_zero_point,
+         DefaultValuedAttr<QNN_RoundingAttr,
+             "::mlir::qnn::Rounding::tflite">:$rounding),
     NPU_ActivationArgs);
   let results = (outs QNN_QTensor8:$output);
   let assemblyFormat = [{

@@ -220,7 +220,9 @@ class QNN_BinaryOp<string mnemonic, string arith> : QNN_Op<mnemonic, [Pure]> {
   let arguments = (ins QNN_QTensor8:$lhs, QNN_QTensor8:$rhs,
                        F32Attr:$lhs_scale, I32Attr:$lhs_zero_point,
                        F32Attr:$rhs_scale, I32Attr:$rhs_zero_point,
-                       F32Attr:$output_scale, I32Attr:$output_zero_point);
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite">:$rounding);
   let results = (outs QNN_QTensor8:$output);
   let assemblyFormat = [{
     $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
@@ -230,7 +232,10 @@ class QNN_BinaryOp<string mnemonic, string arith> : QNN_Op<mnemonic, [Pure]> {
 
     The operands and the result have the same 8-bit element type; operand
     shapes broadcast as in NumPy (dimensions of size 1 stretch) to the
-    result shape.
+    result shape. `rounding` selects the rescale of TFLite's kernel:
+    `tflite` (double rounding, the default) or `tflite_single` (TFLite built
+    with TFLITE_SINGLE_ROUNDING, as its 2.x runtimes are); TVM's rules, which
+    compute a different sequence, are not accepted here.
   }];
 }
 
@@ -238,7 +243,7 @@ def QNN_AddOp : QNN_BinaryOp<"add", [{
     Quantized addition with TFLite's integer arithmetic: with
     `twice_max = 2 * max(lhs_scale, rhs_scale)`, `left_shift = 20`,
     each input is shifted, `x' = (x - zp) << 20`, rescaled by the
-    multiplier of `scale / twice_max` (`tflite` rescale), the sum is rescaled
+    multiplier of `scale / twice_max` (`rounding` rescale), the sum is rescaled
     by the multiplier of `twice_max / (2^20 * output_scale)`, then the output
     zero point is added and the result clamped to the storage range.
   }]> {
@@ -247,7 +252,7 @@ def QNN_AddOp : QNN_BinaryOp<"add", [{
 
 def QNN_MulOp : QNN_BinaryOp<"mul", [{
     Quantized multiplication with TFLite's integer arithmetic:
-    `(lhs - lhs_zp) * (rhs - rhs_zp)` in i32, rescaled (`tflite` rule) by the
+    `(lhs - lhs_zp) * (rhs - rhs_zp)` in i32, rescaled (`rounding` rule) by the
     multiplier of `lhs_scale * rhs_scale / output_scale`, plus the output
     zero point, clamped to the storage range.
   }]> {

@@ -19,7 +19,10 @@
 namespace mlir::qnn::math {
 
 /// How a fixed-point rescale rounds (mirrors the `#qnn.rounding` attribute).
-enum class RoundingRule { TFLite, Upward, ToNearest };
+/// `TFLite` is gemmlowp's double rounding (TFLITE_SINGLE_ROUNDING=0),
+/// `TFLiteSingle` TFLite's single rounding (TFLITE_SINGLE_ROUNDING=1, the
+/// TFLite 2.x runtimes), `Upward`/`ToNearest` TVM's rules.
+enum class RoundingRule { TFLite, Upward, ToNearest, TFLiteSingle };
 
 /// A real multiplier as a Q31 significand and a power-of-two exponent:
 /// real ~= multiplier * 2^(shift - 31). `shift > 0` is a left shift.
@@ -52,6 +55,18 @@ int32_t roundingDivideByPOT(int32_t x, int exponent);
 /// TFLite's `MultiplyByQuantizedMultiplier` (double rounding). The left shift
 /// wraps in 32 bits, as the compiled TFLite kernel does.
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
+
+/// TFLite's `MultiplyByQuantizedMultiplier` built with TFLITE_SINGLE_ROUNDING:
+/// `(x * m + 2^(30 - shift)) >> (31 - shift)` on the 64-bit product, i.e.
+/// x times the real multiplier rounded once, halves toward +infinity;
+/// saturated to i32 (TFLite only asserts that it fits).
+int32_t multiplyByQuantizedMultiplierSingleRounding(int32_t x,
+                                                    QuantizedMultiplier m);
+
+/// The rescale of TFLite's kernels under `rule` (`TFLite` or
+/// `TFLiteSingle`): double or single rounding of the 32-bit `x`.
+int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m,
+                                      RoundingRule rule);
 
 /// Rescale `x` by `m` under `rule`; `Upward`/`ToNearest` are TVM's
 /// single-rounding rules on the exact 64-bit product, saturated to i32.
@@ -99,18 +114,20 @@ struct AddParams {
 };
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
+/// TFLite's ADD with the rescales of `rule` (`TFLite` or `TFLiteSingle`).
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
-                     int64_t qmax);
+                     int64_t qmax, RoundingRule rule = RoundingRule::TFLite);
 
 /// The multiplier of TFLite's quantized MUL:
 /// `double(lhsScale) * double(rhsScale) / double(outputScale)`.
 QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,
                                          float outputScale);
 
-/// TFLite's quantized MUL.
+/// TFLite's quantized MUL with the rescale of `rule` (`TFLite` or
+/// `TFLiteSingle`).
 int64_t mulQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
                      QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
-                     int64_t qmax);
+                     int64_t qmax, RoundingRule rule = RoundingRule::TFLite);
 
 /// Parameters of TFLite's quantized LEAKY_RELU. TFLite computes both real
 /// multipliers in float32 (`input_scale * alpha / output_scale` and

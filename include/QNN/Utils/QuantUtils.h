@@ -32,6 +32,17 @@ inline LogicalResult verifyMultiplier(Operation *op, StringRef what,
             "below 2^29)";
 }
 
+/// TFLite's ADD and MUL compute one sequence with either of TFLite's two
+/// rounding rules; TVM's rules belong to a different sequence.
+inline LogicalResult verifyTFLiteRounding(Operation *op, Rounding rounding) {
+  if (rounding == Rounding::tflite || rounding == Rounding::tflite_single)
+    return success();
+  return op->emitOpError()
+         << "'rounding' must be tflite or tflite_single (TFLite's sequence), "
+            "got "
+         << stringifyRounding(rounding);
+}
+
 inline math::RoundingRule toRoundingRule(Rounding rounding) {
   switch (rounding) {
   case Rounding::tflite:
@@ -40,6 +51,8 @@ inline math::RoundingRule toRoundingRule(Rounding rounding) {
     return math::RoundingRule::Upward;
   case Rounding::tonearest:
     return math::RoundingRule::ToNearest;
+  case Rounding::tflite_single:
+    return math::RoundingRule::TFLiteSingle;
   }
   return math::RoundingRule::TFLite;
 }

@@ -213,7 +213,8 @@ struct ExpandAdd : OpRewritePattern<npu::AddOp> {
                               op.getLhs(), op.getRhs(), op.getLhsScaleAttr(),
                               op.getLhsZeroPointAttr(), op.getRhsScaleAttr(),
                               op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
-                              op.getOutputZeroPointAttr());
+                              op.getOutputZeroPointAttr(),
+                              op.getRoundingAttr());
     FailureOr<Value> result = applyEpilogue(rewriter, op, sum);
     if (failed(result))
       return failure();

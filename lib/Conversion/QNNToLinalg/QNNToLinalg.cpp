@@ -99,6 +99,33 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
   return arith::TruncIOp::create(b, loc, i32, result);
 }
 
+Value lowering::emitSingleRoundingMultiply(OpBuilder &b, Location loc,
+                                           Value x, Value multiplier,
+                                           Value leftShift, Value rightShift) {
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  // |x| < 2^31 and m < 2^31: the product fits in 63 bits; t is in [1, 62]
+  // because verified multipliers have shifts of at most 30.
+  Value product = arith::MulIOp::create(
+      b, loc, arith::ExtSIOp::create(b, loc, i64, x), multiplier);
+  Value total = arith::AddIOp::create(
+      b, loc,
+      arith::SubIOp::create(b, loc, intConst(b, loc, i64, 31),
+                            arith::ExtSIOp::create(b, loc, i64, leftShift)),
+      rightShift);
+  Value one = intConst(b, loc, i64, 1);
+  Value round = arith::ShLIOp::create(
+      b, loc, one, arith::SubIOp::create(b, loc, total, one));
+  Value shifted = arith::ShRSIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, product, round), total);
+  shifted = arith::MaxSIOp::create(
+      b, loc, shifted,
+      intConst(b, loc, i64, std::numeric_limits<int32_t>::min()));
+  shifted = arith::MinSIOp::create(
+      b, loc, shifted,
+      intConst(b, loc, i64, std::numeric_limits<int32_t>::max()));
+  return arith::TruncIOp::create(b, loc, i32, shifted);
+}
+
 /// TVM's single-rounding UPWARD/TONEAREST rescale of an i64 value on the
 /// exact product (in 128 bits), saturated to i32. Shift operands are i64.
 static Value emitSingleRoundingRescale(OpBuilder &b, Location loc, Value x,
@@ -314,6 +341,9 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
             Value c32 = arith::TruncIOp::create(b, l, i32, centered);
             rescaled =
                 emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right);
+          } else if (rule == qmath::RoundingRule::TFLiteSingle) {
+            Value c32 = arith::TruncIOp::create(b, l, i32, centered);
+            rescaled = emitSingleRoundingMultiply(b, l, c32, m, left, right);
           } else {
             rescaled = emitSingleRoundingRescale(
                 b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left),
@@ -962,12 +992,16 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     int64_t rank = resultType.getRank();
     Value init =
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
-    auto mbqm = [](OpBuilder &b, Location l, Value x,
-                   qmath::QuantizedMultiplier m) {
-      return emitMultiplyByQuantizedMultiplier(
-          b, l, x, intConst(b, l, b.getI64Type(), m.multiplier),
-          intConst(b, l, b.getI32Type(), m.shift > 0 ? m.shift : 0),
-          intConst(b, l, b.getI64Type(), m.shift > 0 ? 0 : -m.shift));
+    bool single = op.getRounding() == Rounding::tflite_single;
+    auto mbqm = [single](OpBuilder &b, Location l, Value x,
+                         qmath::QuantizedMultiplier m) {
+      Value multiplier = intConst(b, l, b.getI64Type(), m.multiplier);
+      Value left = intConst(b, l, b.getI32Type(), m.shift > 0 ? m.shift : 0);
+      Value right = intConst(b, l, b.getI64Type(), m.shift > 0 ? 0 : -m.shift);
+      return single ? emitSingleRoundingMultiply(b, l, x, multiplier, left,
+                                                 right)
+                    : emitMultiplyByQuantizedMultiplier(b, l, x, multiplier,
+                                                        left, right);
     };
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
@@ -991,9 +1025,8 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
             b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, sum, p.output)),
             intConst(b, l, i64, p.outputOffset));
       } else {
-        qmath::QuantizedMultiplier m = qmath::quantizeMultiplier(
-            static_cast<double>(lhsScale) * static_cast<double>(rhsScale) /
-            static_cast<double>(outScale));
+        qmath::QuantizedMultiplier m =
+            qmath::computeMulMultiplier(lhsScale, rhsScale, outScale);
         Value product = arith::MulIOp::create(
             b, l, arith::SubIOp::create(b, l, lhs, intConst(b, l, i32, lhsZp)),
             arith::SubIOp::create(b, l, rhs, intConst(b, l, i32, rhsZp)));

@@ -23,6 +23,13 @@ Value extendTo(OpBuilder &b, Location loc, Value v, Type type, bool isUnsigned);
 Value emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc, Value x,
                                         Value multiplier, Value leftShift,
                                         Value rightShift);
+/// TFLite's single-rounding MultiplyByQuantizedMultiplier
+/// (TFLITE_SINGLE_ROUNDING=1): `(x * m + 2^(t-1)) >> t` on the 64-bit
+/// product with `t = 31 - leftShift + rightShift`, saturated to i32. Operand
+/// types as emitMultiplyByQuantizedMultiplier's.
+Value emitSingleRoundingMultiply(OpBuilder &b, Location loc, Value x,
+                                 Value multiplier, Value leftShift,
+                                 Value rightShift);
 
 /// The same tensor type with a signless element type.
 RankedTensorType signlessTensor(RankedTensorType type);

@@ -572,7 +572,8 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
 }
 
 LogicalResult AddOp::verify() {
-  if (failed(verifyBinary(*this)))
+  if (failed(verifyBinary(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
     return failure();
   // The output multiplier of TFLite's ADD (the input ones are <= 1/2).
   double twiceMax = 2.0 * std::max(getLhsScale().convertToDouble(),
@@ -583,7 +584,8 @@ LogicalResult AddOp::verify() {
                                       getOutputScale().convertToDouble()));
 }
 LogicalResult MulOp::verify() {
-  if (failed(verifyBinary(*this)))
+  if (failed(verifyBinary(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
     return failure();
   return verifyMultiplier(*this, "lhs_scale * rhs_scale / output_scale",
                           getLhsScale().convertToDouble() *

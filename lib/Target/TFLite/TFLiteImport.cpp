@@ -27,6 +27,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ManagedStatic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -167,6 +169,13 @@ private:
   std::vector<Value> values;
   const tfl::Operator *currentOp = nullptr;
   const TFLiteImportOptions options;
+  /// The `#qnn.rounding` of every rescale this import creates.
+  RoundingAttr roundingAttr() {
+    return RoundingAttr::get(
+        context, options.rounding == TFLiteImportOptions::Rounding::Single
+                     ? Rounding::tflite_single
+                     : Rounding::tflite);
+  }
   int64_t opIndex = -1;
   std::string opName;
   Location opLoc = UnknownLoc::get(context);
@@ -651,7 +660,7 @@ LogicalResult Importer::finishAccumulator(Value acc, float inputScale,
       builder.getI32IntegerAttr(outQuant->second),
       requantScales.size() > 1 ? builder.getI64IntegerAttr(axis)
                                : IntegerAttr(),
-      RoundingAttr::get(context, Rounding::tflite));
+      roundingAttr());
   FailureOr<Value> activated =
       applyActivation(requant.getResult(), act, output(0));
   if (failed(activated))
@@ -891,7 +900,8 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
                            builder.getF32FloatAttr(rq->first),
                            builder.getI32IntegerAttr(rq->second),
                            builder.getF32FloatAttr(oq->first),
-                           builder.getI32IntegerAttr(oq->second))
+                           builder.getI32IntegerAttr(oq->second),
+                           roundingAttr())
                  .getResult();
   else
     result = MulOp::create(builder, opLoc, *outType, *lhs, *rhs,
@@ -900,7 +910,8 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
                            builder.getF32FloatAttr(rq->first),
                            builder.getI32IntegerAttr(rq->second),
                            builder.getF32FloatAttr(oq->first),
-                           builder.getI32IntegerAttr(oq->second))
+                           builder.getI32IntegerAttr(oq->second),
+                           roundingAttr())
                  .getResult();
   FailureOr<Value> activated = applyActivation(result, act, output(0));
   if (failed(activated))
@@ -1340,7 +1351,7 @@ LogicalResult Importer::importQuantize() {
           builder.getI32IntegerAttr(iq->second),
           builder.getF32FloatAttr(oqt->first),
           builder.getI32IntegerAttr(oqt->second), IntegerAttr(),
-          RoundingAttr::get(context, Rounding::tflite))
+          roundingAttr())
           .getResult();
   return setOutput(0, result);
 }
@@ -1405,7 +1416,7 @@ LogicalResult Importer::importRelu(tfl::BuiltinOperator code) {
                 builder.getI32IntegerAttr(iq->second),
                 builder.getF32FloatAttr(oq->first),
                 builder.getI32IntegerAttr(oq->second), IntegerAttr(),
-                RoundingAttr::get(context, Rounding::tflite))
+                roundingAttr())
                 .getResult();
   tfl::ActivationFunctionType act =
       code == tfl::BuiltinOperator::RELU ? tfl::ActivationFunctionType::RELU
@@ -1513,7 +1524,7 @@ LogicalResult Importer::importMean() {
                 builder.getI32IntegerAttr(iq->second),
                 builder.getF32FloatAttr(oq->first),
                 builder.getI32IntegerAttr(oq->second), IntegerAttr(),
-                RoundingAttr::get(context, Rounding::tflite))
+                roundingAttr())
                 .getResult();
   return setOutput(0, reshape(value, *outType, opLoc));
 }
@@ -1839,7 +1850,54 @@ mlir::qnn::importTFLite(StringRef buffer, MLIRContext *context,
   return importer.run();
 }
 
+namespace {
+/// The importer's command-line options, created on registration.
+struct TFLiteImportCLOptions {
+  llvm::cl::OptionCategory category{"TFLite import options"};
+  llvm::cl::opt<TFLiteImportOptions::Rounding> rounding{
+      "tflite-rounding",
+      llvm::cl::desc("Rounding of TFLite's fixed-point rescales"),
+      llvm::cl::values(
+          clEnumValN(TFLiteImportOptions::Rounding::Single, "single",
+                     "single rounding (TFLITE_SINGLE_ROUNDING=1): the "
+                     "TFLite/LiteRT 2.x runtimes (default)"),
+          clEnumValN(TFLiteImportOptions::Rounding::Double, "double",
+                     "gemmlowp's double rounding: TFLite Micro, older "
+                     "TFLite builds")),
+      llvm::cl::init(TFLiteImportOptions::Rounding::Single),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<int64_t> maxTensorBytes{
+      "max-tensor-bytes",
+      llvm::cl::desc("Refuse models with a larger tensor (bytes)"),
+      llvm::cl::init(TFLiteImportOptions().maxTensorBytes),
+      llvm::cl::cat(category)};
+  llvm::cl::opt<int64_t> maxTotalBytes{
+      "max-total-bytes",
+      llvm::cl::desc("Refuse models whose tensors need more (bytes)"),
+      llvm::cl::init(TFLiteImportOptions().maxTotalBytes),
+      llvm::cl::cat(category)};
+};
+llvm::ManagedStatic<TFLiteImportCLOptions> clOptions;
+bool clOptionsRegistered = false;
+} // namespace
+
+llvm::cl::OptionCategory &mlir::qnn::registerTFLiteImportCLOptions() {
+  clOptionsRegistered = true;
+  return clOptions->category;
+}
+
+TFLiteImportOptions mlir::qnn::getTFLiteImportCLOptions() {
+  TFLiteImportOptions options;
+  if (!clOptionsRegistered)
+    return options;
+  options.rounding = clOptions->rounding;
+  options.maxTensorBytes = clOptions->maxTensorBytes;
+  options.maxTotalBytes = clOptions->maxTotalBytes;
+  return options;
+}
+
 void mlir::qnn::registerTFLiteImportTranslation() {
+  registerTFLiteImportCLOptions();
   TranslateToMLIRRegistration registration(
       "import-tflite", "import a TFLite flatbuffer model into qnn IR",
       [](llvm::SourceMgr &sourceMgr,
@@ -1847,7 +1905,8 @@ void mlir::qnn::registerTFLiteImportTranslation() {
         const llvm::MemoryBuffer *buffer =
             sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
         return importTFLite(buffer->getBuffer(), context,
-                            buffer->getBufferIdentifier());
+                            buffer->getBufferIdentifier(),
+                            getTFLiteImportCLOptions());
       },
       registerTFLiteImportDialects, llvm::Align(16));
 }
@@ -1855,7 +1914,8 @@ void mlir::qnn::registerTFLiteImportTranslation() {
 OwningOpRef<ModuleOp> mlir::qnn::loadProgramFile(StringRef path,
                                                  MLIRContext *context,
                                                  llvm::SourceMgr &sourceMgr,
-                                                 StringRef toolName) {
+                                                 StringRef toolName,
+                                                 const TFLiteImportOptions &options) {
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &error);
   if (!file) {
@@ -1863,7 +1923,7 @@ OwningOpRef<ModuleOp> mlir::qnn::loadProgramFile(StringRef path,
     return nullptr;
   }
   if (path.ends_with(".tflite"))
-    return importTFLite(file->getBuffer(), context, path);
+    return importTFLite(file->getBuffer(), context, path, options);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }

@@ -76,9 +76,19 @@ def mbqm(x, m, s):
     return rdbpot(srdhm(wrap32(x << left), m), right)
 
 
+def mbqm_single(x, m, s):
+    """TFLite's MultiplyByQuantizedMultiplier with TFLITE_SINGLE_ROUNDING=1:
+    one rounding of x * m / 2^(31 - s), halves up, saturated to i32."""
+    total = 31 - s
+    y = (x * m + (1 << (total - 1))) >> total
+    return max(-(1 << 31), min((1 << 31) - 1, y))
+
+
 def rescale(x, m, s, rule):
     if rule == "tflite":
         return mbqm(wrap32(x), m, s)
+    if rule == "tflite_single":
+        return mbqm_single(wrap32(x), m, s)
     left = max(s, 0)
     right = 31 + max(-s, 0)
     p = (x << left) * m
@@ -401,8 +411,9 @@ def case_pool(kind, t, layout):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], osh, t, res)
 
 
-def case_binary(kind, t):
+def case_binary(kind, t, rule="tflite"):
     rng = Rng(13)
+    mul = mbqm_single if rule == "tflite_single" else mbqm
     lo, hi = storage(t)
     ash, bsh, osh = [2, 3, 4], [3, 1], [2, 3, 4]
     a = rng.ints(24, lo, hi)
@@ -420,17 +431,17 @@ def case_binary(kind, t):
                     om, osft = quantize_multiplier(twice / ((1 << 20) * os_))
                     xa = wrap32((x - lz) << 20)
                     yb = wrap32((y - rz) << 20)
-                    s = wrap32(mbqm(xa, lm, lsft) + mbqm(yb, rm, rsft))
-                    v = mbqm(s, om, osft) + oz
+                    s = wrap32(mul(xa, lm, lsft) + mul(yb, rm, rsft))
+                    v = mul(s, om, osft) + oz
                 else:
                     m, sh = quantize_multiplier(ls * rs / os_)
-                    v = mbqm(wrap32((x - lz) * (y - rz)), m, sh) + oz
+                    v = mul(wrap32((x - lz) * (y - rz)), m, sh) + oz
                 res.append(max(lo, min(hi, v)))
     body = [
         ("%%y = qnn.%s %%a, %%b {lhs_scale = %s : f32, lhs_zero_point = %d : i32, "
          "output_scale = %s : f32, output_zero_point = %d : i32, rhs_scale = %s : f32, "
-         "rhs_zero_point = %d : i32} : (%s, %s) -> %s") % (
-            kind, fmt_f(ls), lz, fmt_f(os_), oz, fmt_f(rs), rz,
+         "rhs_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : (%s, %s) -> %s") % (
+            kind, fmt_f(ls), lz, fmt_f(os_), oz, fmt_f(rs), rz, rule,
             ttype(ash, t), ttype(bsh, t), ttype(osh, t)),
         "return %%y : %s" % ttype(osh, t),
     ]
@@ -461,7 +472,7 @@ def case_quantize_roundtrip(t):
     emit([("x", [n], t, x)], [l.replace("%%", "%") for l in body], [n], t, res)
 
 
-def case_pointwise(t, H, W, C, O, izp, klayout="OHWI"):
+def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
     """1x1 convolution with int8 weights (zero point 0), per-channel
     requantize: the shape the avx512-vnni target lowers to vpdpbusd."""
     rng = Rng(C * 1000 + O + H)
@@ -476,7 +487,7 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI"):
     w_scales = [f32(0.002 * (1 + i % 5)) for i in range(O)]
     prods = [in_scale * ws for ws in w_scales]
     out_zp = lo + 120
-    res = [requantize(a, prods[i % O], 0, out_scale, out_zp, t)
+    res = [requantize(a, prods[i % O], 0, out_scale, out_zp, t, rule)
            for i, a in enumerate(acc)]
     attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, "
              "groups = 1 : i64, input_scale = %s : f32, input_zero_point = %d : i32, "
@@ -490,15 +501,15 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI"):
             attrs, ttype(xs, t), ttype(wsh, "i8"), ttype(oshape, "i32")),
         ("%%y = qnn.requantize %%acc {axis = 3 : i64, input_scale = array<f64: %s>, "
          "input_zero_point = 0 : i32, output_scale = %s : f32, "
-         "output_zero_point = %d : i32} : %s -> %s") % (
-            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp,
+         "output_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : %s -> %s") % (
+            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp, rule,
             ttype(oshape, "i32"), ttype(oshape, t)),
         "return %%y : %s" % ttype(oshape, t),
     ]
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_random_conv(seed, wide=False):
+def case_random_conv(seed, wide=False, rule="tflite"):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
@@ -553,7 +564,7 @@ def case_random_conv(seed, wide=False):
     clamp_lo, clamp_hi = lo + rng.next() % 30, hi - rng.next() % 30
     res = [max(clamp_lo, min(clamp_hi, requantize(wrap32(a + bias[i % O]),
                                                     prods[i % O], 0, out_scale,
-                                                    out_zp, t)))
+                                                    out_zp, t, rule)))
            for i, a in enumerate(acc)]
     attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: %d, %d>, "
              "groups = %d : i64, input_scale = %s : f32, input_zero_point = %d : i32, "
@@ -574,8 +585,8 @@ def case_random_conv(seed, wide=False):
             ttype(oshape, "i32"), ttype(bshape, "i32"), ttype(oshape, "i32")),
         ("%%q = qnn.requantize %%sum {axis = 3 : i64, input_scale = array<f64: %s>, "
          "input_zero_point = 0 : i32, output_scale = %s : f32, "
-         "output_zero_point = %d : i32} : %s -> %s") % (
-            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp,
+         "output_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : %s -> %s") % (
+            ", ".join(map(fmt_f, prods)), fmt_f(out_scale), out_zp, rule,
             ttype(oshape, "i32"), ttype(oshape, t)),
         "%%y = tosa.clamp %%q {%s} : (%s) -> %s" % (
             clamp_attr, ttype(oshape, t), ttype(oshape, t)),
@@ -600,6 +611,9 @@ CASES = {
     "requantize_tensor_tflite": lambda: case_requantize_per_tensor("tflite"),
     "requantize_tensor_upward": lambda: case_requantize_per_tensor("upward"),
     "requantize_tensor_tonearest": lambda: case_requantize_per_tensor("tonearest"),
+    "requantize_tflite_single_i8": lambda: case_requantize("tflite_single", "i8"),
+    "requantize_tflite_single_from_u8": lambda: case_requantize("tflite_single", "ui8", "ui8"),
+    "requantize_tensor_tflite_single": lambda: case_requantize_per_tensor("tflite_single"),
     "avg_pool_u8_nhwc": lambda: case_pool("avg", "ui8", "NHWC"),
     "avg_pool_i8_nchw": lambda: case_pool("avg", "i8", "NCHW"),
     "max_pool_i8_nhwc": lambda: case_pool("max", "i8", "NHWC"),
@@ -608,16 +622,22 @@ CASES = {
     "add_i8": lambda: case_binary("add", "i8"),
     "mul_u8": lambda: case_binary("mul", "ui8"),
     "mul_i8": lambda: case_binary("mul", "i8"),
+    "add_i8_single": lambda: case_binary("add", "i8", "tflite_single"),
+    "add_u8_single": lambda: case_binary("add", "ui8", "tflite_single"),
+    "mul_i8_single": lambda: case_binary("mul", "i8", "tflite_single"),
     "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
     "quantize_roundtrip_i8": lambda: case_quantize_roundtrip("i8"),
     "pointwise_i8": lambda: case_pointwise("i8", 3, 5, 32, 64, -9),
     "pointwise_u8": lambda: case_pointwise("ui8", 2, 3, 8, 48, 131, "HWIO"),
     "pointwise_i8_wide": lambda: case_pointwise("i8", 1, 7, 20, 32, 0),
+    "pointwise_i8_single": lambda: case_pointwise("i8", 3, 5, 32, 64, -9, "OHWI", "tflite_single"),
 }
 for _seed in range(1, 25):
     CASES["random_conv_%d" % _seed] = (lambda s: lambda: case_random_conv(s))(_seed)
     CASES["random_conv_wide_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, wide=True))(_seed)
+    CASES["random_conv_single_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(s, wide=True, rule="tflite_single"))(_seed)
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()

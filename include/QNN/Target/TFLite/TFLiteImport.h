@@ -17,6 +17,9 @@
 
 namespace llvm {
 class SourceMgr;
+namespace cl {
+class OptionCategory;
+} // namespace cl
 } // namespace llvm
 
 namespace mlir {
@@ -30,6 +33,15 @@ namespace mlir::qnn {
 /// hostile models: a model whose tensors exceed them is refused with an
 /// error instead of failing an allocation later.
 struct TFLiteImportOptions {
+  /// The rounding of TFLite's fixed-point rescales (MultiplyByQuantized-
+  /// Multiplier) in CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED, ADD, MUL,
+  /// MEAN, QUANTIZE and RELU: `Single` is TFLite built with
+  /// TFLITE_SINGLE_ROUNDING=1, the rule of the TFLite/LiteRT 2.x runtimes
+  /// (`#qnn.rounding<tflite_single>`); `Double` is gemmlowp's double
+  /// rounding, TFLite Micro's and older TFLite builds' rule
+  /// (`#qnn.rounding<tflite>`).
+  enum class Rounding { Single, Double };
+  Rounding rounding = Rounding::Single;
   /// The largest single tensor, in bytes.
   int64_t maxTensorBytes = int64_t(1) << 31;
   /// The sum over all tensors of the subgraph, in bytes.
@@ -55,7 +67,16 @@ OwningOpRef<ModuleOp> importTFLite(llvm::StringRef buffer, MLIRContext *context,
 OwningOpRef<ModuleOp> loadProgramFile(llvm::StringRef path,
                                       MLIRContext *context,
                                       llvm::SourceMgr &sourceMgr,
-                                      llvm::StringRef toolName);
+                                      llvm::StringRef toolName,
+                                      const TFLiteImportOptions &options = {});
+
+/// Registers the importer's command-line options (`--tflite-rounding`,
+/// `--max-tensor-bytes`, `--max-total-bytes`) in their own category, for
+/// tools that take .tflite files; call before parsing the command line.
+llvm::cl::OptionCategory &registerTFLiteImportCLOptions();
+/// The options given on the command line (defaults where none were given or
+/// the options were not registered).
+TFLiteImportOptions getTFLiteImportCLOptions();
 
 /// Registers `--import-tflite` with mlir-translate style drivers.
 void registerTFLiteImportTranslation();

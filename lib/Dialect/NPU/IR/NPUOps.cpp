@@ -287,6 +287,8 @@ LogicalResult AddOp::verify() {
         {"output_scale", getOutputScale().convertToDouble()}})
     if (failed(verifyScale(*this, name, scale)))
       return failure();
+  if (failed(qnn::verifyTFLiteRounding(*this, getRounding())))
+    return failure();
   if (failed(qnn::verifyMultiplier(
           *this, "2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale)",
           2.0 *

@@ -196,7 +196,8 @@ LogicalResult evalAdd(AddOp op, ArrayRef<Tensor> in,
     r.ints[i] = epilogue->apply(math::addQuantized(
         in[0].ints[broadcastIndex(in[0], r.shape, i)],
         in[1].ints[broadcastIndex(in[1], r.shape, i)], params,
-        epilogue->actMin, epilogue->actMax));
+        epilogue->actMin, epilogue->actMax,
+        qnn::toRoundingRule(op.getRounding())));
   results.push_back(std::move(r));
   return success();
 }

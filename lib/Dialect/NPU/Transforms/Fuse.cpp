@@ -616,6 +616,7 @@ struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
          {"lhs_scale", "lhs_zero_point", "rhs_scale", "rhs_zero_point",
           "output_scale", "output_zero_point"})
       attrs.set(name, add->getAttr(name));
+    attrs.set("rounding", add.getRoundingAttr());
     addActivationAttrs(rewriter, attrs, Activation::none, qmin, qmax);
     Operation *fused =
         createOp(rewriter, add.getLoc(), AddOp::getOperationName(), operands,
