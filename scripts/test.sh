@@ -3,8 +3,9 @@
 #
 #   ./scripts/test.sh            the lit suite on the normal build, then the
 #                                whole lit suite again on a sanitizer build
-#                                (address + undefined behaviour), then a short
-#                                run of every fuzz target
+#                                (address + undefined behaviour, clang), then
+#                                a short run (QNN_FUZZ_SECONDS, default 60 s)
+#                                of every fuzz target
 #   ./scripts/test.sh --quick    the normal build's lit suite only
 #   ./scripts/test.sh --sanitize the sanitizer build's lit suite only
 #
@@ -57,6 +58,25 @@ if [ "$mode" != quick ]; then
   QNN_BUILD_DIR="$SAN_BUILD" QNN_SANITIZE=address,undefined \
     "$ROOT/scripts/build.sh"
   run_lit "$SAN_BUILD" "address,undefined sanitizers"
+  # Each fuzz target counts as one test: any crash, hang, leak or sanitizer
+  # report fails it (scripts/fuzz.sh exits non-zero).
+  for target in tflite-import pipeline mlir; do
+    if [ ! -x "$SAN_BUILD/bin/qnn-fuzz-$target" ]; then
+      echo "fuzz: $target skipped (no clang build)"
+      total_skipped=$(( total_skipped + 1 ))
+      continue
+    fi
+    if QNN_SANITIZE_BUILD_DIR="$SAN_BUILD" "$ROOT/scripts/fuzz.sh" "$target" \
+         "${QNN_FUZZ_SECONDS:-60}" > "$LOG" 2>&1; then
+      echo "fuzz: $target passed ($(grep -o 'Done [0-9]* runs' "$LOG"))"
+      total_passed=$(( total_passed + 1 ))
+    else
+      tail -40 "$LOG"
+      echo "fuzz: $target FAILED"
+      total_failed=$(( total_failed + 1 ))
+      status=1
+    fi
+  done
 fi
 
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"

@@ -6,6 +6,7 @@
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Utils/QuantMath.h"
 
+#include <limits>
 #include <utility>
 
 namespace mlir::qnn {
@@ -15,6 +16,11 @@ namespace mlir::qnn {
 inline std::pair<int64_t, int64_t> getStorageRange(Type elementType) {
   auto intType = cast<IntegerType>(elementType);
   unsigned width = intType.getWidth();
+  // 64-bit storage (INT64 tensors): the whole int64 range (an unsigned
+  // 64-bit maximum does not fit and is capped).
+  if (width >= 64)
+    return {intType.isUnsigned() ? 0 : std::numeric_limits<int64_t>::min(),
+            std::numeric_limits<int64_t>::max()};
   if (intType.isUnsigned())
     return {0, static_cast<int64_t>((uint64_t(1) << width) - 1)};
   return {-(int64_t(1) << (width - 1)), (int64_t(1) << (width - 1)) - 1};
