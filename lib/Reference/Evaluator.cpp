@@ -400,29 +400,38 @@ static void registerQNNOps(Evaluator &e) {
         out.push_back(std::move(r));
         return success();
       });
-  e.registerOp(
-      "qnn.add",
-      [](Operation *raw, ArrayRef<Tensor> in,
-         SmallVectorImpl<Tensor> &out) -> LogicalResult {
-        auto op = cast<AddOp>(raw);
-        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
-        auto [qmin, qmax] = getStorageRange(r.elementType);
-        math::AddParams params = math::computeAddParams(
-            op.getLhsScale().convertToFloat(),
-            static_cast<int32_t>(op.getLhsZeroPoint()),
-            op.getRhsScale().convertToFloat(),
-            static_cast<int32_t>(op.getRhsZeroPoint()),
-            op.getOutputScale().convertToFloat(),
-            static_cast<int32_t>(op.getOutputZeroPoint()));
-        math::RoundingRule rule = toRoundingRule(op.getRounding());
-        for (int64_t i = 0; i < r.numElements(); ++i)
-          r.ints[i] =
-              math::addQuantized(in[0].ints[broadcastIndex(in[0], r.shape, i)],
-                                 in[1].ints[broadcastIndex(in[1], r.shape, i)],
-                                 params, qmin, qmax, rule);
-        out.push_back(std::move(r));
-        return success();
-      });
+  // qnn.add and qnn.subtract: TFLite's ADD sequence (SUB negates the rhs
+  // multiplier).
+  auto addLike = [](auto op, ArrayRef<Tensor> in, SmallVectorImpl<Tensor> &out,
+                    bool subtract) -> LogicalResult {
+    Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+    auto [qmin, qmax] = getStorageRange(r.elementType);
+    auto params = subtract ? math::computeSubParams : math::computeAddParams;
+    math::AddParams p = params(op.getLhsScale().convertToFloat(),
+                               static_cast<int32_t>(op.getLhsZeroPoint()),
+                               op.getRhsScale().convertToFloat(),
+                               static_cast<int32_t>(op.getRhsZeroPoint()),
+                               op.getOutputScale().convertToFloat(),
+                               static_cast<int32_t>(op.getOutputZeroPoint()));
+    math::RoundingRule rule = toRoundingRule(op.getRounding());
+    for (int64_t i = 0; i < r.numElements(); ++i)
+      r.ints[i] =
+          math::addQuantized(in[0].ints[broadcastIndex(in[0], r.shape, i)],
+                             in[1].ints[broadcastIndex(in[1], r.shape, i)], p,
+                             qmin, qmax, rule);
+    out.push_back(std::move(r));
+    return success();
+  };
+  e.registerOp("qnn.add",
+               [addLike](Operation *raw, ArrayRef<Tensor> in,
+                         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return addLike(cast<AddOp>(raw), in, out, false);
+               });
+  e.registerOp("qnn.subtract",
+               [addLike](Operation *raw, ArrayRef<Tensor> in,
+                         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return addLike(cast<SubtractOp>(raw), in, out, true);
+               });
   e.registerOp(
       "qnn.mul",
       [](Operation *raw, ArrayRef<Tensor> in,

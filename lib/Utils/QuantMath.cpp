@@ -191,6 +191,14 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
   return p;
 }
 
+AddParams computeSubParams(float lhsScale, int32_t lhsZp, float rhsScale,
+                           int32_t rhsZp, float outputScale, int32_t outputZp) {
+  AddParams p = computeAddParams(lhsScale, lhsZp, rhsScale, rhsZp,
+                                 outputScale, outputZp);
+  p.rhs.multiplier = -p.rhs.multiplier;
+  return p;
+}
+
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
                      int64_t qmax, RoundingRule rule) {
   int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);

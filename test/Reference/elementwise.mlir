@@ -45,3 +45,23 @@ func.func @mul_broadcast_u8(%a: tensor<2x2xui8>, %b: tensor<1x1xui8>) -> tensor<
   %0 = qnn.mul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 128 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 10 : i32, output_scale = 0.5 : f32, output_zero_point = 5 : i32} : (tensor<2x2xui8>, tensor<1x1xui8>) -> tensor<2x2xui8>
   return %0 : tensor<2x2xui8>
 }
+
+// qnn.subtract: TFLite's ADD sequence with the rhs multiplier negated.
+// Scales 0.5, 0.5 -> 1: 1.5 - 1.0 = 0.5 -> 1; -1.5 + 1.0 = -0.5 -> -1
+// (away from zero) under double rounding but 0 (halves up) under single
+// rounding; 63.5 + 64 = 127.5 -> 127; -64 - 63.5 = -127.5 -> -128 (double)
+// or -127 (single).
+// RUN: %mkbin %t.s1 i8 3 -3 127 -128
+// RUN: %mkbin %t.s2 i8 2 -2 -128 127
+// RUN: qnn-run --reference %s --entry subtract_i8 --input %t.s1 --input %t.s2 --print-values | FileCheck %s --check-prefix=SUB
+// SUB: values 0: 1 -1 127 -128
+// RUN: qnn-run --reference %s --entry subtract_i8_single --input %t.s1 --input %t.s2 --print-values | FileCheck %s --check-prefix=SUB-SINGLE
+// SUB-SINGLE: values 0: 1 0 127 -127
+func.func @subtract_i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = qnn.subtract %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+func.func @subtract_i8_single(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = qnn.subtract %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

@@ -267,6 +267,19 @@ Model add() {
   return w.finish({a, b}, {out});
 }
 
+Model sub() {
+  // SUB with fused RELU6 and a broadcast [3] rhs; an rhs scale larger than
+  // the lhs's.
+  ModelWriter w;
+  int a = w.activation("a", {1, 2, 2, 3}, I8, perTensor(0.1f, 1));
+  int b = w.activation("b", {3}, I8, perTensor(0.3f, -5));
+  int out = w.activation("difference", {1, 2, 2, 3}, I8,
+                         perTensor(0.25f, -20));
+  w.op(BuiltinOperator::SUB, {a, b}, {out}, BuiltinOptions::SubOptions,
+       tfl::CreateSubOptions(w.fbb, ActivationFunctionType::RELU6).Union());
+  return w.finish({a, b}, {out});
+}
+
 Model mul() {
   // Broadcast of a constant [3] operand.
   ModelWriter w;
@@ -836,6 +849,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"fully_connected_u8_nobias", fullyConnectedNoBias},
       {"add", add},
       {"mul", mul},
+      {"sub", sub},
       {"average_pool", averagePool},
       {"max_pool", maxPool},
       {"concatenation", concatenation},

@@ -250,6 +250,15 @@ def QNN_AddOp : QNN_BinaryOp<"add", [{
   let summary = "quantized elementwise addition";
 }
 
+def QNN_SubtractOp : QNN_BinaryOp<"subtract", [{
+    Quantized subtraction with TFLite's integer arithmetic (its SUB kernel
+    for 8-bit data reuses ADD's): exactly `qnn.add`'s sequence with the
+    rhs multiplier negated, `rescale(x_rhs', -m_rhs)`, so ties of the rhs
+    term round as TFLite's do; TVM's `qnn.subtract` has the same name.
+  }]> {
+  let summary = "quantized elementwise subtraction";
+}
+
 def QNN_MulOp : QNN_BinaryOp<"mul", [{
     Quantized multiplication with TFLite's integer arithmetic:
     `(lhs - lhs_zp) * (rhs - rhs_zp)` in i32, rescaled (`rounding` rule) by the

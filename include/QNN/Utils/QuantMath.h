@@ -114,6 +114,10 @@ struct AddParams {
 };
 AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
+/// TFLite's SUB on 8-bit data: ADD's parameters with the rhs multiplier
+/// negated (evaluate with `addQuantized`).
+AddParams computeSubParams(float lhsScale, int32_t lhsZp, float rhsScale,
+                           int32_t rhsZp, float outputScale, int32_t outputZp);
 /// TFLite's ADD with the rescales of `rule` (`TFLite` or `TFLiteSingle`).
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
                      int64_t qmax, RoundingRule rule = RoundingRule::TFLite);

@@ -1008,9 +1008,12 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
       Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
       Value out;
-      if constexpr (std::is_same_v<BinaryOp, AddOp>) {
-        qmath::AddParams p = qmath::computeAddParams(lhsScale, lhsZp, rhsScale,
-                                                     rhsZp, outScale, outZp);
+      if constexpr (!std::is_same_v<BinaryOp, MulOp>) {
+        // ADD, and SUB with the rhs multiplier negated.
+        constexpr bool subtract = std::is_same_v<BinaryOp, SubtractOp>;
+        qmath::AddParams p =
+            (subtract ? qmath::computeSubParams : qmath::computeAddParams)(
+                lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
         Value a = arith::ShLIOp::create(
             b, l,
             arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
@@ -1413,7 +1416,8 @@ struct ConvertQNNToLinalgPass
     RewritePatternSet patterns(ctx);
     patterns.add<RequantizeLowering, QuantizeLowering, DequantizeLowering,
                  PoolLowering<AvgPool2DOp>, PoolLowering<MaxPool2DOp>,
-                 BinaryLowering<AddOp>, BinaryLowering<MulOp>,
+                 BinaryLowering<AddOp>, BinaryLowering<SubtractOp>,
+                 BinaryLowering<MulOp>,
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>, LeakyReluLowering,

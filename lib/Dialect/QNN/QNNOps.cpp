@@ -571,18 +571,23 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   return success();
 }
 
-LogicalResult AddOp::verify() {
-  if (failed(verifyBinary(*this)) ||
-      failed(verifyTFLiteRounding(*this, getRounding())))
+/// ADD and SUB: TFLite's sequence, whose output multiplier must have a
+/// fixed-point form (the input ones are <= 1/2).
+template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
+  if (failed(verifyBinary(op)) ||
+      failed(verifyTFLiteRounding(op, op.getRounding())))
     return failure();
-  // The output multiplier of TFLite's ADD (the input ones are <= 1/2).
-  double twiceMax = 2.0 * std::max(getLhsScale().convertToDouble(),
-                                   getRhsScale().convertToDouble());
-  return verifyMultiplier(*this, "2 * max(lhs_scale, rhs_scale) / (2^20 * "
-                                 "output_scale)",
+  double twiceMax = 2.0 * std::max(op.getLhsScale().convertToDouble(),
+                                   op.getRhsScale().convertToDouble());
+  return verifyMultiplier(op, "2 * max(lhs_scale, rhs_scale) / (2^20 * "
+                              "output_scale)",
                           twiceMax / ((1 << 20) *
-                                      getOutputScale().convertToDouble()));
+                                      op.getOutputScale().convertToDouble()));
 }
+
+LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }
+
+LogicalResult AddOp::verify() { return verifyAddLike(*this); }
 LogicalResult MulOp::verify() {
   if (failed(verifyBinary(*this)) ||
       failed(verifyTFLiteRounding(*this, getRounding())))

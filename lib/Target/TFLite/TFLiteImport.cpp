@@ -875,9 +875,13 @@ LogicalResult Importer::importFullyConnected() {
 LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
   if (failed(checkArity(2, 2, 1)))
     return failure();
+  using B = tfl::BuiltinOperator;
   tfl::ActivationFunctionType act = tfl::ActivationFunctionType::NONE;
-  if (code == tfl::BuiltinOperator::ADD) {
+  if (code == B::ADD) {
     if (const auto *opts = currentOp->builtin_options_as_AddOptions())
+      act = opts->fused_activation_function();
+  } else if (code == B::SUB) {
+    if (const auto *opts = currentOp->builtin_options_as_SubOptions())
       act = opts->fused_activation_function();
   } else if (const auto *opts = currentOp->builtin_options_as_MulOptions()) {
     act = opts->fused_activation_function();
@@ -892,27 +896,20 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
   FailureOr<Value> rhs = getValue(input(1));
   if (failed(lhs) || failed(rhs))
     return failure();
-  Value result;
-  if (code == tfl::BuiltinOperator::ADD)
-    result = AddOp::create(builder, opLoc, *outType, *lhs, *rhs,
-                           builder.getF32FloatAttr(lq->first),
-                           builder.getI32IntegerAttr(lq->second),
-                           builder.getF32FloatAttr(rq->first),
-                           builder.getI32IntegerAttr(rq->second),
-                           builder.getF32FloatAttr(oq->first),
-                           builder.getI32IntegerAttr(oq->second),
-                           roundingAttr())
-                 .getResult();
-  else
-    result = MulOp::create(builder, opLoc, *outType, *lhs, *rhs,
-                           builder.getF32FloatAttr(lq->first),
-                           builder.getI32IntegerAttr(lq->second),
-                           builder.getF32FloatAttr(rq->first),
-                           builder.getI32IntegerAttr(rq->second),
-                           builder.getF32FloatAttr(oq->first),
-                           builder.getI32IntegerAttr(oq->second),
-                           roundingAttr())
-                 .getResult();
+  auto build = [&](auto opTag) {
+    using OpTy = decltype(opTag);
+    return OpTy::create(builder, opLoc, *outType, *lhs, *rhs,
+                        builder.getF32FloatAttr(lq->first),
+                        builder.getI32IntegerAttr(lq->second),
+                        builder.getF32FloatAttr(rq->first),
+                        builder.getI32IntegerAttr(rq->second),
+                        builder.getF32FloatAttr(oq->first),
+                        builder.getI32IntegerAttr(oq->second), roundingAttr())
+        .getResult();
+  };
+  Value result = code == B::ADD   ? build(AddOp())
+                 : code == B::SUB ? build(SubtractOp())
+                                  : build(MulOp());
   FailureOr<Value> activated = applyActivation(result, act, output(0));
   if (failed(activated))
     return failure();
@@ -1546,6 +1543,7 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::FULLY_CONNECTED:
     return [](Importer &i, B) { return i.importFullyConnected(); };
   case B::ADD:
+  case B::SUB:
   case B::MUL:
     return [](Importer &i, B b) { return i.importBinary(b); };
   case B::AVERAGE_POOL_2D:

@@ -680,3 +680,19 @@ func.func @add_tvm_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> 
   %0 = qnn.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @subtract_huge_output_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.subtract' op rescale multiplier 2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale) = }}
+  %0 = qnn.subtract %a, %b {lhs_scale = 1.0e10 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-10 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @subtract_mixed_types(%a: tensor<4xi8>, %b: tensor<4xui8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.subtract' op operands and result must share one 8-bit element type, got 'i8', 'ui8' and 'i8'}}
+  %0 = qnn.subtract %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xui8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

@@ -424,10 +424,13 @@ def case_binary(kind, t, rule="tflite"):
         for j in range(3):
             for k in range(4):
                 x, y = a[(i * 3 + j) * 4 + k], b[j]
-                if kind == "add":
+                if kind in ("add", "subtract"):
+                    # TFLite's SUB is ADD with the rhs multiplier negated.
                     twice = 2.0 * max(ls, rs)
                     lm, lsft = quantize_multiplier(ls / twice)
                     rm, rsft = quantize_multiplier(rs / twice)
+                    if kind == "subtract":
+                        rm = -rm
                     om, osft = quantize_multiplier(twice / ((1 << 20) * os_))
                     xa = wrap32((x - lz) << 20)
                     yb = wrap32((y - rz) << 20)
@@ -623,6 +626,9 @@ CASES = {
     "mul_u8": lambda: case_binary("mul", "ui8"),
     "mul_i8": lambda: case_binary("mul", "i8"),
     "add_i8_single": lambda: case_binary("add", "i8", "tflite_single"),
+    "subtract_i8": lambda: case_binary("subtract", "i8"),
+    "subtract_u8": lambda: case_binary("subtract", "ui8"),
+    "subtract_i8_single": lambda: case_binary("subtract", "i8", "tflite_single"),
     "add_u8_single": lambda: case_binary("add", "ui8", "tflite_single"),
     "mul_i8_single": lambda: case_binary("mul", "i8", "tflite_single"),
     "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
