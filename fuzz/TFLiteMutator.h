@@ -22,6 +22,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <vector>
 
 extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size,
                                    size_t maxSize);
@@ -214,15 +215,38 @@ inline bool mutateField(tfl::ModelT &model, std::mt19937 &rng) {
   }
 }
 
+/// Whether every 64-bit vector the object API reads is 8-byte aligned (the
+/// verifier checks only 4 bytes; unpacking a misaligned one is undefined).
+inline bool hasAlignedWideVectors(const tfl::Model *model) {
+  if (!model->subgraphs())
+    return true;
+  for (const tfl::SubGraph *graph : *model->subgraphs()) {
+    if (!graph->tensors())
+      continue;
+    for (const tfl::Tensor *tensor : *graph->tensors())
+      if (const auto *q = tensor->quantization())
+        if (const auto *zps = q->zero_point())
+          if (reinterpret_cast<uintptr_t>(zps->Data()) % 8 != 0)
+            return false;
+  }
+  return true;
+}
+
 inline size_t mutateTFLite(uint8_t *data, size_t size, size_t maxSize,
                            unsigned seed) {
   std::mt19937 rng(seed);
-  flatbuffers::Verifier verifier(data, size);
-  if (rng() % 4 == 0 || size < 8 ||
-      !flatbuffers::BufferHasIdentifier(data, tfl::ModelIdentifier()) ||
-      !tfl::VerifyModelBuffer(verifier))
+  if (rng() % 4 == 0 || size < 8)
     return LLVMFuzzerMutate(data, size, maxSize);
-  std::unique_ptr<tfl::ModelT> model(tfl::GetModel(data)->UnPack());
+  // Flatbuffers reads scalars in place: work on a 16-byte aligned copy.
+  std::vector<uint64_t> storage((size + 15) / 8);
+  auto *aligned = reinterpret_cast<uint8_t *>(storage.data());
+  std::memcpy(aligned, data, size);
+  flatbuffers::Verifier verifier(aligned, size);
+  if (!flatbuffers::BufferHasIdentifier(aligned, tfl::ModelIdentifier()) ||
+      !tfl::VerifyModelBuffer(verifier) ||
+      !hasAlignedWideVectors(tfl::GetModel(aligned)))
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::unique_ptr<tfl::ModelT> model(tfl::GetModel(aligned)->UnPack());
   bool mutated = false;
   for (int tries = 0; tries < 8 && !mutated; ++tries)
     mutated = mutateField(*model, rng);

@@ -500,10 +500,13 @@ FailureOr<Value> Importer::applyActivation(Value value,
   }
   auto [qmin, qmax] = getStorageRange(intType);
   auto [scale, zp] = *q;
-  // TFLite: zero_point + static_cast<int32_t>(TfLiteRound(f / scale)).
+  // TFLite: zero_point + static_cast<int32_t>(TfLiteRound(f / scale)),
+  // which the storage range then bounds; computed so that a tiny scale
+  // cannot overflow the conversion.
   auto quantize = [&](float f) -> int64_t {
+    double q = std::round(static_cast<double>(f) / scale);
     return static_cast<int64_t>(zp) +
-           static_cast<int32_t>(std::round(f / scale));
+           static_cast<int64_t>(std::clamp(q, -0x1p40, 0x1p40));
   };
   int64_t lo = qmin, hi = qmax;
   switch (act) {
