@@ -35,7 +35,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size > 16384)
     return 0;
   auto context = qnn_fuzz::makeContext(/*all=*/true);
-  llvm::StringRef text(reinterpret_cast<const char *>(data), size);
+  // The MLIR lexer relies on a NUL after the buffer, as files read through
+  // llvm::MemoryBuffer have: give the parser a NUL-terminated copy.
+  std::string text(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(context.get(), /*verifyAfterParse=*/true));
   if (!module)
