@@ -516,6 +516,27 @@ Quant biasQuant(float inputScale, const Quant &weights) {
   return q;
 }
 
+/// The classifier head of the whole-network models: FULLY_CONNECTED to
+/// `logits` (per-channel weights `fq`, bias scale input * weight scale),
+/// then SOFTMAX to int8 probabilities (scale 1/256, zero point -128).
+/// Returns {logits, probs}.
+std::pair<int, int> classifierHead(ModelWriter &w, int flat, float flatScale,
+                                   int channels, int classes, const Quant &fq,
+                                   Quant logitsQuant) {
+  int f = w.weights("fc/weights", {classes, channels}, I8, fq, -127, 127);
+  int b = w.bias("fc/bias", classes, -2000, 2000, biasQuant(flatScale, fq));
+  int logits = w.activation("logits", {1, classes}, I8, logitsQuant);
+  w.op(BuiltinOperator::FULLY_CONNECTED, {flat, f, b}, {logits},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb).Union());
+  int out =
+      w.activation("probs", {1, classes}, I8, perTensor(1.0f / 256, -128));
+  w.op(BuiltinOperator::SOFTMAX, {logits}, {out},
+       BuiltinOptions::SoftmaxOptions,
+       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  return {logits, out};
+}
+
 /// MobileNet v1 (width multiplier `alpha`, `resolution`^2 input, 1000
 /// classes), int8 per-channel, with deterministic pseudo-random weights: the
 /// bundled end-to-end example (0.25/128) and a whole-network benchmark the
@@ -590,17 +611,9 @@ Model mobilenetV1(int alphaPercent, int resolution) {
   w.op(BuiltinOperator::RESHAPE, {pooled, shape}, {flat});
   Quant fq = perChannelAround(
       classes, 0.01f / std::sqrt(static_cast<float>(channels)), 0);
-  int f = w.weights("fc/weights", {classes, channels}, I8, fq, -127, 127);
-  int b = w.bias("fc/bias", classes, -2000, 2000, biasQuant(actScale, fq));
-  int logits = w.activation("logits", {1, classes}, I8, perTensor(0.08f, 0));
-  w.op(BuiltinOperator::FULLY_CONNECTED, {flat, f, b}, {logits},
-       BuiltinOptions::FullyConnectedOptions,
-       tfl::CreateFullyConnectedOptions(w.fbb).Union());
-  int out =
-      w.activation("probs", {1, classes}, I8, perTensor(1.0f / 256, -128));
-  w.op(BuiltinOperator::SOFTMAX, {logits}, {out},
-       BuiltinOptions::SoftmaxOptions,
-       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  int out = classifierHead(w, flat, actScale, channels, classes, fq,
+                           perTensor(0.08f, 0))
+                .second;
   return w.finish({input}, {out});
 }
 
@@ -701,17 +714,8 @@ Model resnet8() {
   Quant fq = perChannelAround(
       classes,
       3.0f / (std::sqrt(static_cast<float>(channels)) * 73.3f * x.rms), 0);
-  int f = w.weights("fc/weights", {classes, channels}, I8, fq, -127, 127);
-  int b = w.bias("fc/bias", classes, -2000, 2000, biasQuant(x.scale, fq));
-  int logits = w.activation("logits", {1, classes}, I8, perTensor(0.07f, 5));
-  w.op(BuiltinOperator::FULLY_CONNECTED, {flat, f, b}, {logits},
-       BuiltinOptions::FullyConnectedOptions,
-       tfl::CreateFullyConnectedOptions(w.fbb).Union());
-  int out =
-      w.activation("probs", {1, classes}, I8, perTensor(1.0f / 256, -128));
-  w.op(BuiltinOperator::SOFTMAX, {logits}, {out},
-       BuiltinOptions::SoftmaxOptions,
-       tfl::CreateSoftmaxOptions(w.fbb, 1.0f).Union());
+  auto [logits, out] = classifierHead(w, flat, x.scale, channels, classes,
+                                      fq, perTensor(0.07f, 5));
   // The logits are a second output: they show every rounding difference
   // that the saturating softmax would hide.
   return w.finish({input}, {out, logits});

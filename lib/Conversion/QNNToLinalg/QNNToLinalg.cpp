@@ -99,10 +99,20 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
   return arith::TruncIOp::create(b, loc, i32, result);
 }
 
+/// Saturates a wider integer to the i32 range and narrows it to i32.
+static Value saturateToI32(OpBuilder &b, Location loc, Value v) {
+  Type type = v.getType();
+  v = arith::MaxSIOp::create(
+      b, loc, v, intConst(b, loc, type, std::numeric_limits<int32_t>::min()));
+  v = arith::MinSIOp::create(
+      b, loc, v, intConst(b, loc, type, std::numeric_limits<int32_t>::max()));
+  return arith::TruncIOp::create(b, loc, b.getI32Type(), v);
+}
+
 Value lowering::emitSingleRoundingMultiply(OpBuilder &b, Location loc,
                                            Value x, Value multiplier,
                                            Value leftShift, Value rightShift) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type i64 = b.getI64Type();
   // |x| < 2^31 and m < 2^31: the product fits in 63 bits; t is in [1, 62]
   // because verified multipliers have shifts of at most 30.
   Value product = arith::MulIOp::create(
@@ -117,13 +127,7 @@ Value lowering::emitSingleRoundingMultiply(OpBuilder &b, Location loc,
       b, loc, one, arith::SubIOp::create(b, loc, total, one));
   Value shifted = arith::ShRSIOp::create(
       b, loc, arith::AddIOp::create(b, loc, product, round), total);
-  shifted = arith::MaxSIOp::create(
-      b, loc, shifted,
-      intConst(b, loc, i64, std::numeric_limits<int32_t>::min()));
-  shifted = arith::MinSIOp::create(
-      b, loc, shifted,
-      intConst(b, loc, i64, std::numeric_limits<int32_t>::max()));
-  return arith::TruncIOp::create(b, loc, i32, shifted);
+  return saturateToI32(b, loc, shifted);
 }
 
 /// TVM's single-rounding UPWARD/TONEAREST rescale of an i64 value on the
@@ -131,7 +135,7 @@ Value lowering::emitSingleRoundingMultiply(OpBuilder &b, Location loc,
 static Value emitSingleRoundingRescale(OpBuilder &b, Location loc, Value x,
                                        Value multiplier, Value leftShift,
                                        Value rightShift, bool toNearest) {
-  Type i32 = b.getI32Type(), i128 = b.getIntegerType(128);
+  Type i128 = b.getIntegerType(128);
   Value x128 = arith::ExtSIOp::create(b, loc, i128, x);
   Value left = arith::ExtSIOp::create(b, loc, i128, leftShift);
   Value right = arith::AddIOp::create(
@@ -151,13 +155,7 @@ static Value emitSingleRoundingRescale(OpBuilder &b, Location loc, Value x,
   }
   Value shifted = arith::ShRSIOp::create(
       b, loc, arith::AddIOp::create(b, loc, product, round), right);
-  shifted = arith::MaxSIOp::create(
-      b, loc, shifted,
-      intConst(b, loc, i128, std::numeric_limits<int32_t>::min()));
-  shifted = arith::MinSIOp::create(
-      b, loc, shifted,
-      intConst(b, loc, i128, std::numeric_limits<int32_t>::max()));
-  return arith::TruncIOp::create(b, loc, i32, shifted);
+  return saturateToI32(b, loc, shifted);
 }
 
 /// Clamps an i64 to [qmin, qmax] and narrows it to `storage` (signless).
