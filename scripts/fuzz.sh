@@ -3,7 +3,9 @@
 #
 #   ./scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET: tflite-import | pipeline | mlir. Seeds: the project's own
+# TARGET: tflite-import | pipeline | mlir. QNN_FUZZ_CORPUS overrides the
+# corpus folder (a fresh one makes a run with -seed=N -runs=M repeatable).
+# Seeds: the project's own
 # generated .tflite models (qnn-tflite-gen) or the lit tests' .mlir cases,
 # plus the regression inputs in fuzz/regressions/TARGET/. The growing corpus
 # lives in build-sanitize/fuzz/corpus/TARGET, crashes go to
@@ -27,7 +29,7 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 work="$BUILD/fuzz"
-seeds="$work/seeds/$target" corpus="$work/corpus/$target"
+seeds="$work/seeds/$target" corpus="${QNN_FUZZ_CORPUS:-$work/corpus/$target}"
 artifacts="$work/artifacts/$target"
 mkdir -p "$seeds" "$corpus" "$artifacts"
 case "$target" in

@@ -4,8 +4,9 @@
 #   ./scripts/test.sh            the lit suite on the normal build, then the
 #                                whole lit suite again on a sanitizer build
 #                                (address + undefined behaviour, clang), then
-#                                a short run (QNN_FUZZ_SECONDS, default 60 s)
-#                                of every fuzz target
+#                                a short, repeatable run of every fuzz target
+#                                (fixed seed and run count, at most
+#                                QNN_FUZZ_SECONDS = 120 s each)
 #   ./scripts/test.sh --quick    the normal build's lit suite only
 #   ./scripts/test.sh --sanitize the sanitizer build's lit suite only
 #
@@ -60,17 +61,24 @@ if [ "$mode" != quick ]; then
   run_lit "$SAN_BUILD" "address,undefined sanitizers"
   # Each fuzz target counts as one test: any crash, hang, leak or sanitizer
   # report fails it (scripts/fuzz.sh exits non-zero).
-  for target in tflite-import pipeline mlir; do
+  # Repeatable: a fresh corpus, a fixed seed and a fixed number of runs
+  # (capped at QNN_FUZZ_SECONDS per target).
+  for spec in tflite-import:8000 pipeline:8000 mlir:30000; do
+    target=${spec%%:*} runs=${spec#*:}
     if [ ! -x "$SAN_BUILD/bin/qnn-fuzz-$target" ]; then
       echo "fuzz: $target skipped (no clang build)"
       total_skipped=$(( total_skipped + 1 ))
       continue
     fi
-    if QNN_SANITIZE_BUILD_DIR="$SAN_BUILD" "$ROOT/scripts/fuzz.sh" "$target" \
-         "${QNN_FUZZ_SECONDS:-60}" > "$LOG" 2>&1; then
+    corpus="$(mktemp -d)"
+    if QNN_SANITIZE_BUILD_DIR="$SAN_BUILD" QNN_FUZZ_CORPUS="$corpus" \
+         "$ROOT/scripts/fuzz.sh" "$target" "${QNN_FUZZ_SECONDS:-120}" \
+         -seed=1 -runs="$runs" > "$LOG" 2>&1; then
+      rm -rf "$corpus"
       echo "fuzz: $target passed ($(grep -o 'Done [0-9]* runs' "$LOG"))"
       total_passed=$(( total_passed + 1 ))
     else
+      rm -rf "$corpus"
       tail -40 "$LOG"
       echo "fuzz: $target FAILED"
       total_failed=$(( total_failed + 1 ))
