@@ -262,10 +262,12 @@ FailureOr<RankedTensorType> Importer::getType(int32_t index) {
                 << "tensors are not supported";
         return failure();
       }
-      numElements *= d;
-      // Checked per dimension so that the product cannot overflow.
-      if (numElements * elementByteWidth(*elementType) >
-          options.maxTensorBytes) {
+      // Checked per dimension, with overflow checks, whatever the limit.
+      int64_t bytes = 0;
+      if (__builtin_mul_overflow(numElements, int64_t(d), &numElements) ||
+          __builtin_mul_overflow(numElements,
+                                 elementByteWidth(*elementType), &bytes) ||
+          bytes > options.maxTensorBytes) {
         error() << tensorDesc(index) << " needs more than "
                 << options.maxTensorBytes
                 << " bytes (the importer's tensor size limit)";
