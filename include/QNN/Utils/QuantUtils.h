@@ -6,6 +6,7 @@
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Utils/QuantMath.h"
 
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -36,6 +37,17 @@ inline LogicalResult verifyMultiplier(Operation *op, StringRef what,
          << "rescale multiplier " << what << " = " << real
          << " has no fixed-point form (it must be finite with magnitude "
             "below 2^29)";
+}
+
+/// The output multiplier of TFLite's ADD/SUB sequence,
+/// `2 * max(lhs, rhs) / (2^20 * output)` (the input ones are <= 1/2), must
+/// have a fixed-point form.
+inline LogicalResult verifyAddOutputMultiplier(Operation *op, double lhsScale,
+                                               double rhsScale,
+                                               double outputScale) {
+  return verifyMultiplier(
+      op, "2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale)",
+      2.0 * std::max(lhsScale, rhsScale) / ((1 << 20) * outputScale));
 }
 
 /// TFLite's ADD and MUL compute one sequence with either of TFLite's two

@@ -571,18 +571,14 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   return success();
 }
 
-/// ADD and SUB: TFLite's sequence, whose output multiplier must have a
-/// fixed-point form (the input ones are <= 1/2).
+/// ADD and SUB: TFLite's sequence.
 template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
   if (failed(verifyBinary(op)) ||
       failed(verifyTFLiteRounding(op, op.getRounding())))
     return failure();
-  double twiceMax = 2.0 * std::max(op.getLhsScale().convertToDouble(),
-                                   op.getRhsScale().convertToDouble());
-  return verifyMultiplier(op, "2 * max(lhs_scale, rhs_scale) / (2^20 * "
-                              "output_scale)",
-                          twiceMax / ((1 << 20) *
-                                      op.getOutputScale().convertToDouble()));
+  return verifyAddOutputMultiplier(op, op.getLhsScale().convertToDouble(),
+                                   op.getRhsScale().convertToDouble(),
+                                   op.getOutputScale().convertToDouble());
 }
 
 LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }

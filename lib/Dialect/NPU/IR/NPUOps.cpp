@@ -289,12 +289,9 @@ LogicalResult AddOp::verify() {
       return failure();
   if (failed(qnn::verifyTFLiteRounding(*this, getRounding())))
     return failure();
-  if (failed(qnn::verifyMultiplier(
-          *this, "2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale)",
-          2.0 *
-              std::max(getLhsScale().convertToDouble(),
-                       getRhsScale().convertToDouble()) /
-              ((1 << 20) * getOutputScale().convertToDouble()))))
+  if (failed(qnn::verifyAddOutputMultiplier(
+          *this, getLhsScale().convertToDouble(),
+          getRhsScale().convertToDouble(), getOutputScale().convertToDouble())))
     return failure();
   if (failed(verifyZeroPoint(*this, "lhs_zero_point",
                              static_cast<int32_t>(getLhsZeroPoint()),
