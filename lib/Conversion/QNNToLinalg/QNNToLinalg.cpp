@@ -335,13 +335,15 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
           Value centered =
               arith::SubIOp::create(b, l, x, intConst(b, l, i64, inputZp));
           Value rescaled;
-          if (rule == qmath::RoundingRule::TFLite) {
+          if (rule == qmath::RoundingRule::TFLite ||
+              rule == qmath::RoundingRule::TFLiteSingle) {
+            // TFLite's kernels rescale the 32-bit value (wrapped).
             Value c32 = arith::TruncIOp::create(b, l, i32, centered);
             rescaled =
-                emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right);
-          } else if (rule == qmath::RoundingRule::TFLiteSingle) {
-            Value c32 = arith::TruncIOp::create(b, l, i32, centered);
-            rescaled = emitSingleRoundingMultiply(b, l, c32, m, left, right);
+                rule == qmath::RoundingRule::TFLite
+                    ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left,
+                                                        right)
+                    : emitSingleRoundingMultiply(b, l, c32, m, left, right);
           } else {
             rescaled = emitSingleRoundingRescale(
                 b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left),
