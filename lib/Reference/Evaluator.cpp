@@ -486,14 +486,15 @@ static void registerQNNOps(Evaluator &e) {
           float inScale = op.getInputScales()[i];
           int32_t inZp = op.getInputZeroPoints()[i];
           bool copy = inScale == outScale && inZp == outZp;
+          math::ConcatRescaleParams params =
+              math::computeConcatRescaleParams(inScale, inZp, outScale);
           int64_t slab = t.shape[axis] * inner;
           for (int64_t o = 0; o < outer; ++o)
             for (int64_t j = 0; j < slab; ++j) {
               int64_t v = t.ints[o * slab + j];
               r.ints[o * r.shape[axis] * inner + offset + j] =
                   copy ? v
-                       : math::concatRescale(v, inScale, inZp, outScale, outZp,
-                                             qmin, qmax);
+                       : math::concatRescale(v, params, outZp, qmin, qmax);
             }
           offset += slab;
         }

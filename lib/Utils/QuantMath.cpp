@@ -249,19 +249,41 @@ int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
   return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin, qmax);
 }
 
-int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,
-                      float outputScale, int32_t outputZeroPoint, int64_t qmin,
-                      int64_t qmax) {
+ConcatRescaleParams computeConcatRescaleParams(float inputScale,
+                                               int32_t inputZeroPoint,
+                                               float outputScale) {
   // Separate statements keep the compiler from fusing into an FMA, which
   // TFLite's x86 build does not do either.
+  ConcatRescaleParams p;
   const float inverseOutputScale = 1.0f / outputScale;
-  const float scale = inputScale * inverseOutputScale;
-  const float bias = static_cast<float>(-inputZeroPoint) * scale;
-  volatile float product = static_cast<float>(x) * scale;
-  const float value = std::round(product + bias);
+  p.scale = inputScale * inverseOutputScale;
+  p.bias = static_cast<float>(-static_cast<int64_t>(inputZeroPoint)) * p.scale;
+  return p;
+}
+
+bool isRepresentableConcatRescale(float inputScale, int32_t inputZeroPoint,
+                                  float outputScale) {
+  ConcatRescaleParams p =
+      computeConcatRescaleParams(inputScale, inputZeroPoint, outputScale);
+  return std::isfinite(p.scale) && std::isfinite(p.bias) &&
+         std::fabs(p.scale) <= 0x1p64f;
+}
+
+int64_t concatRescale(int64_t x, const ConcatRescaleParams &p,
+                      int32_t outputZeroPoint, int64_t qmin, int64_t qmax) {
+  volatile float product = static_cast<float>(x) * p.scale;
+  const float value = std::round(product + p.bias);
   const float limited = std::clamp(value, -1099511627776.0f, 1099511627776.0f);
   int64_t q = static_cast<int64_t>(limited) + outputZeroPoint;
   return std::clamp(q, qmin, qmax);
+}
+
+int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,
+                      float outputScale, int32_t outputZeroPoint, int64_t qmin,
+                      int64_t qmax) {
+  return concatRescale(
+      x, computeConcatRescaleParams(inputScale, inputZeroPoint, outputScale),
+      outputZeroPoint, qmin, qmax);
 }
 
 int64_t castFloatToInt(float x, int64_t qmin, int64_t qmax) {

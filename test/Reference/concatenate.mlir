@@ -23,3 +23,10 @@ func.func @axis0(%a: tensor<1x2xi8>, %b: tensor<2x2xi8>) -> tensor<3x2xi8> {
   %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.5>, input_zero_points = array<i32: 0, 0>, output_scale = 0.5 : f32, output_zero_point = 0 : i32} : (tensor<1x2xi8>, tensor<2x2xi8>) -> tensor<3x2xi8>
   return %0 : tensor<3x2xi8>
 }
+
+// Every u8 value through rescales 0.1 -> 0.3 and 0.7 -> 0.3 (used by
+// test/Execution/concatenate.test to compare with the native code).
+func.func @rescaled_wide(%a: tensor<1x256xui8>, %b: tensor<1x256xui8>) -> tensor<1x512xui8> {
+  %0 = qnn.concatenate %a, %b {axis = 1 : i64, input_scales = array<f32: 0.1, 0.7>, input_zero_points = array<i32: 3, 128>, output_scale = 0.3 : f32, output_zero_point = 100 : i32} : (tensor<1x256xui8>, tensor<1x256xui8>) -> tensor<1x512xui8>
+  return %0 : tensor<1x512xui8>
+}

@@ -155,6 +155,20 @@ int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
 /// (TFLite's int8 CONCATENATION requires equal parameters and copies; its
 /// uint8 kernel uses this formula.) Inputs with equal parameters are copied
 /// by the caller.
+struct ConcatRescaleParams {
+  float scale = 1.0f; ///< inScale * (1 / outScale), float32
+  float bias = 0.0f;  ///< -inZp * scale, float32
+};
+ConcatRescaleParams computeConcatRescaleParams(float inputScale,
+                                               int32_t inputZeroPoint,
+                                               float outputScale);
+/// Whether the float32 rescale stays finite for every 32-bit input: its
+/// factor is finite and at most 2^64 (then |x * scale + bias| < 2^96).
+bool isRepresentableConcatRescale(float inputScale, int32_t inputZeroPoint,
+                                  float outputScale);
+/// Rounds and clamps the float32 rescale `x * p.scale + p.bias` as above.
+int64_t concatRescale(int64_t x, const ConcatRescaleParams &p,
+                      int32_t outputZeroPoint, int64_t qmin, int64_t qmax);
 int64_t concatRescale(int64_t x, float inputScale, int32_t inputZeroPoint,
                       float outputScale, int32_t outputZeroPoint, int64_t qmin,
                       int64_t qmax);

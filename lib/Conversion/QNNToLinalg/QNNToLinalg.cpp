@@ -1192,8 +1192,11 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
       int32_t zp = op.getInputZeroPoints()[i];
       Value part = input;
       if (scale != outScale || zp != outZp) {
-        qmath::QuantizedMultiplier m = qmath::quantizeMultiplier(
-            static_cast<double>(scale) / static_cast<double>(outScale));
+        // TFLite's ConcatenationWithScaling in float32, exactly as
+        // QuantMath's concatRescale: round_half_away(x * scale + bias), with
+        // a separate multiply and add (arith ops carry no contraction flag).
+        qmath::ConcatRescaleParams p =
+            qmath::computeConcatRescaleParams(scale, zp, outScale);
         Value init =
             tensor::EmptyOp::create(rewriter, loc, type.getShape(), storage);
         part = linalg::GenericOp::create(
@@ -1203,16 +1206,25 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
                                        rewriter.getMultiDimIdentityMap(rank)},
                    iterators(rank, 0),
                    [&](OpBuilder &b, Location l, ValueRange args) {
-                     Type i32 = b.getI32Type(), i64 = b.getI64Type();
-                     Value x = arith::SubIOp::create(
-                         b, l, extendTo(b, l, args[0], i32, isUnsigned),
-                         intConst(b, l, i32, zp));
-                     Value r = emitMultiplyByQuantizedMultiplier(
-                         b, l, x, intConst(b, l, i64, m.multiplier),
-                         intConst(b, l, i32, std::max(m.shift, 0)),
-                         intConst(b, l, i64, std::max(-m.shift, 0)));
+                     Type f32 = b.getF32Type(), i32 = b.getI32Type(),
+                          i64 = b.getI64Type();
+                     auto f32Const = [&](float v) -> Value {
+                       return arith::ConstantOp::create(b, l,
+                                                        b.getF32FloatAttr(v));
+                     };
+                     Value x = extendTo(b, l, args[0], i32, isUnsigned);
+                     Value fx = arith::SIToFPOp::create(b, l, f32, x);
+                     Value product =
+                         arith::MulFOp::create(b, l, fx, f32Const(p.scale));
+                     Value value = mlir::math::RoundOp::create(
+                         b, l,
+                         arith::AddFOp::create(b, l, product, f32Const(p.bias)));
+                     value = arith::MaximumFOp::create(
+                         b, l, value, f32Const(-1099511627776.0f));
+                     value = arith::MinimumFOp::create(
+                         b, l, value, f32Const(1099511627776.0f));
                      Value y = arith::AddIOp::create(
-                         b, l, arith::ExtSIOp::create(b, l, i64, r),
+                         b, l, arith::FPToSIOp::create(b, l, i64, value),
                          intConst(b, l, i64, outZp));
                      linalg::YieldOp::create(
                          b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));

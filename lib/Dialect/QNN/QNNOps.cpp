@@ -723,6 +723,16 @@ LogicalResult ConcatenateOp::verify() {
     if (failed(verifyZeroPoint(*this, "input_zero_points",
                                getInputZeroPoints()[i], type.getElementType())))
       return failure();
+    float inScale = getInputScales()[i];
+    int32_t inZp = getInputZeroPoints()[i];
+    float outScale = getOutputScale().convertToFloat();
+    if ((inScale != outScale || inZp != getOutputZeroPoint()) &&
+        !math::isRepresentableConcatRescale(inScale, inZp, outScale))
+      return emitOpError() << "rescale of input " << i << " (input_scales[" << i
+                           << "] / output_scale = " << inScale << " / "
+                           << outScale
+                           << ") is not a finite float32 factor of at most "
+                              "2^64";
     if (type.getRank() != rank)
       return emitOpError() << "input " << i << " has rank " << type.getRank()
                            << " but the result has rank " << rank;

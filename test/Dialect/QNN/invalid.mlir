@@ -537,6 +537,24 @@ func.func @concat_input_scale(%a: tensor<1x2xi8>, %b: tensor<1x3xi8>) -> tensor<
 
 // -----
 
+func.func @concat_rescale_overflow(%a: tensor<1x2xi8>, %b: tensor<1x3xi8>) -> tensor<1x5xi8> {
+  // A denormal output scale makes 1 / output_scale infinite (found by the
+  // pipeline fuzzer: NaN reached the float-to-int conversion).
+  // expected-error @+1 {{'qnn.concatenate' op rescale of input 0 (input_scales[0] / output_scale = 5.000000e-01 / 9.999946e-41) is not a finite float32 factor of at most 2^64}}
+  %0 = qnn.concatenate %a, %b {axis = 1 : i64, input_scales = array<f32: 0.5, 1.0e-40>, input_zero_points = array<i32: 0, 0>, output_scale = 1.0e-40 : f32, output_zero_point = 0 : i32} : (tensor<1x2xi8>, tensor<1x3xi8>) -> tensor<1x5xi8>
+  return %0 : tensor<1x5xi8>
+}
+
+// -----
+
+func.func @concat_rescale_huge(%a: tensor<1x2xi8>, %b: tensor<1x3xi8>) -> tensor<1x5xi8> {
+  // expected-error @+1 {{'qnn.concatenate' op rescale of input 1 (input_scales[1] / output_scale = 1.000000e+30 / 1.000000e+00) is not a finite float32 factor of at most 2^64}}
+  %0 = qnn.concatenate %a, %b {axis = 1 : i64, input_scales = array<f32: 1.0, 1.0e30>, input_zero_points = array<i32: 0, 0>, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : (tensor<1x2xi8>, tensor<1x3xi8>) -> tensor<1x5xi8>
+  return %0 : tensor<1x5xi8>
+}
+
+// -----
+
 func.func @concat_element_type(%a: tensor<1x2xi8>, %b: tensor<1x3xui8>) -> tensor<1x5xi8> {
   // expected-error @+1 {{'qnn.concatenate' op input 1 has element type 'ui8' but the result has 'i8'}}
   %0 = qnn.concatenate %a, %b {axis = 1 : i64, input_scales = array<f32: 0.5, 0.5>, input_zero_points = array<i32: 0, 0>, output_scale = 0.5 : f32, output_zero_point = 0 : i32} : (tensor<1x2xi8>, tensor<1x3xui8>) -> tensor<1x5xi8>

@@ -598,6 +598,44 @@ def case_random_conv(seed, wide=False, rule="tflite"):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
+def case_concat(t):
+    """TFLite's ConcatenationWithScaling in float32: every operation rounded
+    to float32 (a product of two floats is exact in a double, so rounding it
+    once gives IEEE float32 multiplication; the sums here are exact too)."""
+    lo, hi = storage(t)
+    a = list(range(lo, hi + 1))               # every value, input 0
+    b = [lo + (i * 37) % (hi - lo + 1) for i in range(len(a))]
+    c = [lo + (i * 11) % (hi - lo + 1) for i in range(len(a))]
+    # (scale, zero point) of a, b, c and of the output; c copies.
+    params = [(f32(0.1), lo + 3), (f32(0.7), lo + 128), (f32(0.3), lo + 100)]
+    os_, oz = f32(0.3), lo + 100
+    n = len(a)
+    res = []
+    for row, (sc, zp) in zip((a, b, c), params):
+        scale = f32(sc * f32(1.0 / os_))
+        bias = f32(float(-zp) * scale)
+        for x in row:
+            if (sc, zp) == (os_, oz):
+                res.append(x)
+                continue
+            v = round_half_away(f32(f32(x * scale) + bias))
+            res.append(max(lo, min(hi, v + oz)))
+    sh = [1, n]
+    osh = [3, n]
+    body = [
+        ("%%y = qnn.concatenate %%a, %%b, %%c {axis = 0 : i64, input_scales = "
+         "array<f32: %s, %s, %s>, input_zero_points = array<i32: %d, %d, %d>, "
+         "output_scale = %s : f32, output_zero_point = %d : i32} : "
+         "(%s, %s, %s) -> %s") % (
+            fmt_f(params[0][0]), fmt_f(params[1][0]), fmt_f(params[2][0]),
+            params[0][1], params[1][1], params[2][1], fmt_f(os_), oz,
+            ttype(sh, t), ttype(sh, t), ttype(sh, t), ttype(osh, t)),
+        "return %%y : %s" % ttype(osh, t),
+    ]
+    emit([("a", sh, t, a), ("b", sh, t, b), ("c", sh, t, c)],
+         [l.replace("%%", "%") for l in body], osh, t, res)
+
+
 CASES = {
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
@@ -631,6 +669,8 @@ CASES = {
     "subtract_i8_single": lambda: case_binary("subtract", "i8", "tflite_single"),
     "add_u8_single": lambda: case_binary("add", "ui8", "tflite_single"),
     "mul_i8_single": lambda: case_binary("mul", "i8", "tflite_single"),
+    "concat_u8": lambda: case_concat("ui8"),
+    "concat_i8": lambda: case_concat("i8"),
     "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
     "quantize_roundtrip_i8": lambda: case_quantize_roundtrip("i8"),
     "pointwise_i8": lambda: case_pointwise("i8", 3, 5, 32, 64, -9),
