@@ -3,11 +3,11 @@
 // Runs each MobileNet v1 1.0 224 convolution (int8, batch 1, NHWC,
 // requantized 8-bit output) with qnn-mlir (the layer as a qnn program,
 // JIT-compiled by QNNCompiler for QNN_BENCH_TARGET, default the host's best
-// target; single-threaded code) and the peer libraries found at configure
-// time.
-// Counters: GOPS (1 MAC = 2 ops). Threads: QNN_BENCH_THREADS (default 1) for
-// XNNPACK's pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set
-// to the same value (scripts/bench.sh does).
+// target) and the peer libraries found at configure time.
+// Counters: GOPS (1 MAC = 2 ops). Threads: QNN_BENCH_THREADS (default 1):
+// qnn-mlir's CompileOptions::threads (OpenMP, libomp) and XNNPACK's
+// pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set to the
+// same value (scripts/bench.sh does).
 //
 // QNN_BENCH_DUMP_LAYERS=DIR writes the qnn-mlir programs instead of running
 // (DIR/<layer>.mlir and DIR/mobilenet_v1_convs.mlir, the 27 layers chained),
@@ -72,7 +72,7 @@ static std::string qnnTarget() {
 }
 
 static void BM_QNN(benchmark::State &state, ConvLayer layer) {
-  QnnConv conv(layer, qnnTarget());
+  QnnConv conv(layer, qnnTarget(), benchThreads());
   state.SetLabel(conv.target());
   // QNN_BENCH_CHECK=1: first compare the layer with the reference evaluator.
   if (const char *check = std::getenv("QNN_BENCH_CHECK");
@@ -97,7 +97,7 @@ static void BM_QNN_EndToEnd(benchmark::State &state) {
   // One untimed run of each: the JIT materializes code on first use.
   if (convs.empty())
     for (const ConvLayer &l : mobileNetV1Layers()) {
-      convs.push_back(std::make_unique<QnnConv>(l, qnnTarget()));
+      convs.push_back(std::make_unique<QnnConv>(l, qnnTarget(), benchThreads()));
       convs.back()->run();
     }
   state.SetLabel(convs.front()->target());

@@ -102,7 +102,8 @@ struct QnnConv::Impl {
   }
 };
 
-QnnConv::QnnConv(const ConvLayer &layer, const std::string &target)
+QnnConv::QnnConv(const ConvLayer &layer, const std::string &target,
+                 unsigned threads)
     : impl(std::make_unique<Impl>()) {
   impl->target = target.empty() ? mlir::qnn::getHostTarget() : target;
   impl->program = layerProgram(layer);
@@ -115,6 +116,7 @@ QnnConv::QnnConv(const ConvLayer &layer, const std::string &target)
   }
   mlir::qnn::CompileOptions options;
   options.target = impl->target;
+  options.threads = threads;
   auto compiled =
       mlir::qnn::CompiledModule::compile(std::move(module), options);
   if (!compiled) {

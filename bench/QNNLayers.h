@@ -23,9 +23,11 @@ std::string layerProgram(const ConvLayer &layer);
 
 class QnnConv {
 public:
-  /// Compiles the layer for `target` (empty: the host's best target);
-  /// aborts with a message if compilation fails.
-  QnnConv(const ConvLayer &layer, const std::string &target);
+  /// Compiles the layer for `target` (empty: the host's best target) and
+  /// `threads` (CompileOptions::threads); aborts with a message if
+  /// compilation fails.
+  QnnConv(const ConvLayer &layer, const std::string &target,
+          unsigned threads = 1);
   ~QnnConv();
   void run();
   /// Runs the layer once and compares its output bytes with the reference

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks (bench/: qnn-mlir, oneDNN, XNNPACK)
-# single-threaded and with 2 threads (qnn-mlir code is single-threaded;
-# QNN_BENCH_TARGET picks its target, default the host best),
+# on 1 and 2 threads (QNN_BENCH_TARGET picks qnn-mlir's target, default
+# the host's best),
 # 5 repetitions each, reporting medians. Installs the optional peers first.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -9,6 +9,7 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler python3-flatbuffers
   libgtest-dev libbenchmark-dev
   clang-22 libclang-rt-22-dev
+  libomp-22-dev
 )
 # Optional peers for bench/ (skipped by CMake when absent):
 #   libdnnl-dev libxnnpack-dev libpthreadpool-dev

@@ -48,10 +48,11 @@ config.substitutions.append(
     ("%mlir_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
-# Linking qnn-compile objects: the C runner utilities (memrefCopy).
+# Linking qnn-compile objects: the C runner utilities (memrefCopy) and,
+# for code compiled with threads != 1 (the default), LLVM's libomp.
 config.substitutions.append(
     ("%link_runner_utils",
-     "-L{0} -lmlir_c_runner_utils -Wl,-rpath,{0} -lm".format(config.llvm_lib_dir)))
+     "-L{0} -lmlir_c_runner_utils -lomp -Wl,-rpath,{0} -lm".format(config.llvm_lib_dir)))
 # CPU features that gate the target-specific execution tests.
 try:
     with open("/proc/cpuinfo") as cpuinfo:

@@ -15,6 +15,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -29,7 +30,37 @@ void qnn::registerCompilerDialects(DialectRegistry &registry) {
   registerAllExtensions(registry);
   registerBuiltinDialectTranslation(registry);
   registerLLVMDialectTranslation(registry);
+  registerOpenMPDialectTranslation(registry);
   registry.insert<QNNDialect, npu::NPUDialect>();
+}
+
+StringRef qnn::getOpenMPLibraryPath() { return QNN_OMP_LIBRARY; }
+
+static llvm::cl::opt<unsigned> *threadsOption = nullptr;
+
+llvm::cl::OptionCategory &qnn::registerThreadsCLOption() {
+  static llvm::cl::OptionCategory category("Threads");
+  if (threadsOption)
+    return category;
+  // libLLVM.so registers an undocumented global option named "threads" at
+  // load time (not one the qnn tools use); take the name over for ours.
+  auto &registered = llvm::cl::getRegisteredOptions();
+  auto it = registered.find("threads");
+  if (it != registered.end())
+    it->second->removeArgument();
+  static llvm::cl::opt<unsigned> option(
+      "threads",
+      llvm::cl::desc("Threads of the native code: 0 = the cores available "
+                     "(OpenMP; OMP_NUM_THREADS overrides it at run time), 1 = "
+                     "serial code without OpenMP, N = N threads. The outputs "
+                     "are the same bytes for every count"),
+      llvm::cl::init(0), llvm::cl::cat(category));
+  threadsOption = &option;
+  return category;
+}
+
+unsigned qnn::getThreadsCLOption() {
+  return threadsOption ? threadsOption->getValue() : 0;
 }
 
 std::string qnn::getHostTarget() {
@@ -95,6 +126,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   LowerToLLVMOptions lowerOptions;
   lowerOptions.target = options.target;
   lowerOptions.emulateVNNI = options.emulateVNNI;
+  lowerOptions.threads = options.threads;
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }
 
@@ -131,6 +163,11 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
                               : ""));
   }
 
+  if (options.threads != 1 && getOpenMPLibraryPath().empty())
+    return makeError("threads = " + Twine(options.threads) +
+                     " needs LLVM's OpenMP runtime (libomp-22-dev), which "
+                     "this build did not find; compile with threads = 1");
+
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   result->entry = options.entry;
   auto func = module->lookupSymbol<func::FuncOp>(options.entry);
@@ -160,6 +197,8 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
 
   ExecutionEngineOptions engineOptions;
   SmallVector<StringRef> sharedLibs = {QNN_C_RUNNER_UTILS};
+  if (options.threads != 1)
+    sharedLibs.push_back(getOpenMPLibraryPath());
   engineOptions.sharedLibPaths = sharedLibs;
   // `transformer` is a function_ref: the callable it refers to must outlive
   // ExecutionEngine::create, which calls it.

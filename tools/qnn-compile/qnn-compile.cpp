@@ -83,6 +83,8 @@ static bool linkShared(StringRef object, StringRef output) {
       *cc,    "-shared", "-o",  output,
       object, libDir,    rpath, "-lmlir_c_runner_utils",
       "-lm"};
+  if (getThreadsCLOption() != 1)
+    args.push_back("-lomp");
   std::string message;
   int rc =
       llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &message);
@@ -97,7 +99,9 @@ static bool linkShared(StringRef object, StringRef output) {
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::OptionCategory &importCategory = registerTFLiteImportCLOptions();
-  cl::HideUnrelatedOptions({&compileCategory, &importCategory});
+  cl::OptionCategory &threadsCategory = registerThreadsCLOption();
+  cl::HideUnrelatedOptions(
+      {&compileCategory, &importCategory, &threadsCategory});
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir ahead-of-time compiler\n");
   if (objectFile.empty() == sharedFile.empty()) {
     llvm::errs() << "qnn-compile: give exactly one of -o FILE.o and "
@@ -145,6 +149,7 @@ int main(int argc, char **argv) {
   AOTOptions options;
   options.compile.target = targetName;
   options.compile.optLevel = optLevel;
+  options.compile.threads = getThreadsCLOption();
   options.prefix = prefix;
   options.cpu = cpu;
   auto functions = compileToObject(std::move(module), options, object);
@@ -172,6 +177,7 @@ int main(int argc, char **argv) {
                  << "': " << ec.message() << "\n";
     return 1;
   }
-  os << emitCHeader(*functions, guard, llvm::sys::path::filename(inputFile));
+  os << emitCHeader(*functions, guard, llvm::sys::path::filename(inputFile),
+                    /*openmp=*/getThreadsCLOption() != 1);
   return 0;
 }

@@ -153,6 +153,7 @@ compileFile(MLIRContext &context, StringRef targetName) {
   options.target = targetName.str();
   options.entry = entry;
   options.emulateVNNI = emulateVNNI;
+  options.threads = getThreadsCLOption();
   return CompiledModule::compile(std::move(module), options);
 }
 
@@ -172,7 +173,8 @@ static int runAll(CompiledModule &compiled, Buffers &inputs, Buffers &outputs) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  llvm::cl::HideUnrelatedOptions(jitCategory);
+  llvm::cl::OptionCategory &threadsCategory = registerThreadsCLOption();
+  llvm::cl::HideUnrelatedOptions({&jitCategory, &threadsCategory});
   llvm::cl::ParseCommandLineOptions(argc, argv, "qnn-mlir JIT runner\n");
   DialectRegistry registry;
   registerCompilerDialects(registry);

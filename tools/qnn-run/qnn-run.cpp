@@ -358,6 +358,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   options.target = targetName;
   options.entry = func.getName().str();
   options.optLevel = optLevel;
+  options.threads = getThreadsCLOption();
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {
     llvm::errs() << "qnn-run: cannot compile '" << inputFile
@@ -450,7 +451,8 @@ static int runNative(CompiledModule &program, func::FuncOp func,
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::OptionCategory &importCategory = registerTFLiteImportCLOptions();
-  cl::HideUnrelatedOptions({&runCategory, &importCategory});
+  cl::OptionCategory &threadsCategory = registerThreadsCLOption();
+  cl::HideUnrelatedOptions({&runCategory, &importCategory, &threadsCategory});
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
   if (reference &&
       (compareReference || repeat > 0 || !target.empty() || inputSets)) {

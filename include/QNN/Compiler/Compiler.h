@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -37,7 +38,22 @@ struct CompileOptions {
   std::string entry = "main";
   /// LLVM optimization level (0-3).
   unsigned optLevel = 3;
+  /// Threads of the compiled code: 0 = the cores available (OpenMP's
+  /// default team; OMP_NUM_THREADS overrides it at run time), 1 = serial
+  /// code that needs no OpenMP runtime, N = N threads. Results are the same
+  /// bytes for every count. Code with threads != 1 calls LLVM's libomp.
+  unsigned threads = 0;
 };
+
+/// Registers the command-line option `--threads` (CompileOptions::threads,
+/// default 0) in its own category, for the tools; call before parsing.
+llvm::cl::OptionCategory &registerThreadsCLOption();
+/// The value of `--threads` (0 when it was not registered).
+unsigned getThreadsCLOption();
+
+/// The OpenMP runtime (libomp.so) that code compiled with threads != 1
+/// calls, or "" when the build found none (then only threads = 1 compiles).
+StringRef getOpenMPLibraryPath();
 
 /// Initializes the native target and registers the passes (once).
 void initializeCompiler();
@@ -108,8 +124,9 @@ compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
 
 /// The C header declaring the entry points of `functions`, with their
 /// buffer sizes as macros.
+/// `openmp`: the code was compiled with threads != 1 and needs libomp.
 std::string emitCHeader(ArrayRef<AOTFunction> functions, StringRef guard,
-                        StringRef source);
+                        StringRef source, bool openmp = false);
 
 /// The best target for the CPU this process runs on: avx512-vnni with
 /// AVX512-VNNI and AVX512BW, int16 with AVX2 or AVX512BW, else generic.

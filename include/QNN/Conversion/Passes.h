@@ -34,6 +34,10 @@ struct LowerToLLVMOptions {
   bool emulateVNNI = false;
   /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues).
   bool fuseDepthwiseEpilogues = false;
+  /// Threads of the compiled code: 1 is serial code without OpenMP; 0 runs
+  /// the kernels' row loops on OpenMP's default team (the cores available,
+  /// or OMP_NUM_THREADS); N > 1 on N threads. The code then calls libomp.
+  unsigned threads = 1;
 };
 
 /// Appends qnn -> linalg, tosa -> linalg, one-shot bufferization (function

@@ -62,6 +62,10 @@ def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
     (int16), `llvm.x86.avx512.pmaddw.d.512` (int16-avx512bw) or generic
     multiply-add (generic, depthwise) per tile entry and step of K.
     Kernels with intrinsics get the `target_features` they need.
+    With `parallel`, the loop over (batch, output row) is an scf.parallel,
+    which the pipeline turns into an OpenMP worksharing loop: every row is
+    computed by one thread with the same instructions, so the result does
+    not depend on the number of threads.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
@@ -72,7 +76,11 @@ def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
     Option<"emulateVNNI", "emulate-vnni", "bool", /*default=*/"false",
            "Compute each vpdpbusd with generic vector operations (exactly the "
            "same integers), to test the VNNI kernels on CPUs without "
-           "AVX512-VNNI">
+           "AVX512-VNNI">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Make each kernel's loop over (batch, output row) an scf.parallel "
+           "(for convert-scf-to-openmp): rows are independent, so the result "
+           "is the same for every thread count">
   ];
 }
 
@@ -86,6 +94,9 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     largest power of two >= 4 dividing it) and vectorizes each tile with the
     upstream linalg vectorizer; lookup tables become `vector.gather`. Ops
     that do not qualify or that the vectorizer rejects are left alone.
+    With `parallel`, the tile loops of ops of at least `parallel-min-elements`
+    elements are an `scf.forall` (later an OpenMP worksharing loop): each
+    tile writes its own elements, so threads do not change the result.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
@@ -94,7 +105,12 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
   ];
   let options = [
     Option<"width", "width", "int64_t", /*default=*/"16",
-           "Maximal number of lanes of a tile">
+           "Maximal number of lanes of a tile">,
+    Option<"parallel", "parallel", "bool", /*default=*/"false",
+           "Tile large ops with scf.forall instead of scf.for">,
+    Option<"parallelMinElements", "parallel-min-elements", "int64_t",
+           /*default=*/"16384",
+           "Smallest op (in elements) worth running on several threads">
   ];
 }
 

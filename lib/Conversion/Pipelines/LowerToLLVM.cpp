@@ -6,48 +6,58 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 
 LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
-  // Elementwise chains (bias add, requantize, clamp, activations) are
-  // fused into one linalg.generic and vectorized before bufferization.
+  bool loops = options.target == "loops";
+  // Threads: the kernels' row loops and the tile loops of large elementwise
+  // ops become OpenMP worksharing loops (num_threads only when a count is
+  // given: 0 leaves the team size to libomp).
+  bool parallel = options.threads != 1 && !loops;
+  const char *parallelFlag = parallel ? "true" : "false";
+  std::string pipeline;
+  llvm::raw_string_ostream os(pipeline);
+  // npu operators (from --qnn-to-npu) first go back to qnn sequences, so
+  // that fused and unfused programs take the same road.
+  os << "func.func(npu-expand-to-qnn),convert-qnn-to-linalg{target="
+     << options.target
+     << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+        "tosa-to-tensor),canonicalize,";
+  // Elementwise chains (bias add, requantize, clamp, activations) are fused
+  // into one linalg.generic, moved into the kernels where they follow one,
+  // and vectorized before bufferization. target=loops keeps the scalar
+  // loops of every op (the simplest path, to compare the others with).
+  if (!loops)
+    os << "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues"
+       << (options.fuseDepthwiseEpilogues ? "{fuse-depthwise=true}" : "")
+       << ",qnn-vectorize-elementwise{parallel=" << parallelFlag
+       << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.
-  // npu operators (from --qnn-to-npu) first go back to qnn sequences, so
-  // that fused and unfused programs take the same road.
-  std::string pipeline = llvm::formatv(
-      "func.func(npu-expand-to-qnn),convert-qnn-to-linalg{{target={0}},"
-      "func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
-      "tosa-to-tensor),"
-      "canonicalize,{2}"
-      "one-shot-bufferize{{bufferize-function-boundaries "
-      "function-boundary-type-conversion=identity-layout-map},"
-      "buffer-results-to-out-params{{hoist-static-allocs "
-      "modify-public-functions},"
-      "func.func(qnn-copies-to-linalg,convert-linalg-to-loops),"
-      "buffer-deallocation-pipeline,func.func(qnn-plan-buffers),"
-      "qnn-materialize-conv-kernels{{emulate-vnni="
-      "{1}},"
-      "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
-      "convert-vector-to-llvm,convert-ub-to-llvm,finalize-memref-to-llvm,"
-      "convert-math-to-llvm,"
-      "convert-arith-to-llvm,convert-index-to-llvm,convert-cf-to-llvm,"
-      "convert-func-to-llvm,reconcile-unrealized-casts",
-      options.target, options.emulateVNNI ? "true" : "false",
-      // target=loops keeps the scalar loops of every op (the simplest
-      // path, to compare the others with).
-      options.target == "loops"
-          ? std::string()
-          : std::string("linalg-fuse-elementwise-ops,") +
-                (options.fuseDepthwiseEpilogues
-                     ? "qnn-fuse-kernel-epilogues{fuse-depthwise=true},"
-                     : "qnn-fuse-kernel-epilogues,") +
-                "qnn-vectorize-elementwise,"
-                "canonicalize,");
+  os << "one-shot-bufferize{bufferize-function-boundaries "
+        "function-boundary-type-conversion=identity-layout-map},"
+        "buffer-results-to-out-params{hoist-static-allocs "
+        "modify-public-functions},"
+        "func.func(cse,canonicalize,qnn-copies-to-linalg,convert-linalg-to-loops),"
+        "buffer-deallocation-pipeline,func.func(qnn-plan-buffers),"
+        "qnn-materialize-conv-kernels{emulate-vnni="
+     << (options.emulateVNNI ? "true" : "false") << " parallel=" << parallelFlag
+     << "},";
+  // scf-to-openmp wraps each body in a memref.alloca_scope; canonicalize
+  // inlines those without allocas (scf-to-cf cannot split their blocks).
+  if (parallel)
+    os << "func.func(scf-forall-to-parallel),convert-scf-to-openmp{num-threads="
+       << options.threads << "},canonicalize,";
+  os << "expand-strided-metadata,lower-affine,convert-scf-to-cf,"
+        "convert-vector-to-llvm,convert-ub-to-llvm,finalize-memref-to-llvm,"
+        "convert-math-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,"
+        "convert-cf-to-llvm,convert-func-to-llvm,"
+     << (parallel ? "convert-openmp-to-llvm," : "")
+     << "reconcile-unrealized-casts";
   return parsePassPipeline(pipeline, pm);
 }
 
@@ -67,6 +77,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "
                      "CPUs without AVX512-VNNI)"),
       llvm::cl::init(false)};
+  Option<unsigned> threads{
+      *this, "threads",
+      llvm::cl::desc("threads of the compiled kernels: 1 = serial code, 0 = "
+                     "OpenMP's default team, N = N threads (OpenMP)"),
+      llvm::cl::init(1)};
 };
 } // namespace
 
@@ -81,6 +96,7 @@ void qnn::registerLowerToLLVMPipeline() {
         opts.target = options.target;
         opts.emulateVNNI = options.emulateVNNI;
         opts.fuseDepthwiseEpilogues = options.fuseDepthwiseEpilogues;
+        opts.threads = options.threads;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

@@ -159,35 +159,15 @@ static std::optional<SmallVector<int64_t>> constantInts(Value value) {
 }
 
 /// Pads an NHWC activation with `value`: `pads` = top, left, bottom, right
-/// and `extraC` channels at the end. Written as fill + linalg.copy into a
-/// slice of the filled tensor (bufferized in place, the copy lowered to
-/// loops) rather than tensor.pad, whose bufferized strided memref.copy is a
-/// runtime call that copies element by element.
+/// and `extraC` channels at the end.
 static Value padNHWC(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> pads, int64_t extraC, int64_t value) {
   if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0)
     return input;
-  auto type = cast<RankedTensorType>(input.getType());
-  SmallVector<int64_t> shape(type.getShape());
-  shape[1] += pads[0] + pads[2];
-  shape[2] += pads[1] + pads[3];
-  shape[3] += extraC;
-  Type element = type.getElementType();
-  Value empty = tensor::EmptyOp::create(b, loc, shape, element);
-  Value filled =
-      linalg::FillOp::create(b, loc, intConst(b, loc, element, value), empty)
-          .getResult(0);
-  SmallVector<OpFoldResult> offsets = {
-      b.getIndexAttr(0), b.getIndexAttr(pads[0]), b.getIndexAttr(pads[1]),
-      b.getIndexAttr(0)};
-  SmallVector<OpFoldResult> sizes, ones(4, b.getIndexAttr(1));
-  for (int64_t d : type.getShape())
-    sizes.push_back(b.getIndexAttr(d));
-  Value slice =
-      tensor::ExtractSliceOp::create(b, loc, filled, offsets, sizes, ones);
-  Value copied = linalg::CopyOp::create(b, loc, input, slice).getResult(0);
-  return tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, sizes,
-                                       ones);
+  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+  return padWithFillAndCopy(b, loc, input, {0, pads[0], pads[1], 0},
+                            {0, pads[2], pads[3], extraC},
+                            intConst(b, loc, element, value));
 }
 
 static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,
@@ -510,6 +490,7 @@ struct KernelBuilder {
   Location loc;
   const KernelSpec &s;
   bool emulate;
+  bool parallel;
   Value x, w, corr, out;
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
@@ -593,7 +574,8 @@ struct KernelBuilder {
   }
 
   /// Loops over n, oh and the ow tiles (4 rows, then single rows), calling
-  /// `tile(builder, n, oh, ow0, rows)`.
+  /// `tile(builder, n, oh, ow0, rows)`. With `parallel`, (n, oh) is one
+  /// scf.parallel: each output row is written by exactly one iteration.
   void
   rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile) {
     int64_t mainW = s.ow - s.ow % 4;
@@ -606,17 +588,29 @@ struct KernelBuilder {
                            scf::YieldOp::create(lb, loc);
                          });
     };
+    auto row = [&](OpBuilder &b2, Value nIv, Value ohIv) {
+      if (mainW > 0)
+        forLoop(b2, 0, mainW, 4, [&](OpBuilder &b3, Value ow0) {
+          tile(b3, nIv, ohIv, ow0, 4);
+        });
+      if (mainW < s.ow)
+        forLoop(b2, mainW, s.ow, 1, [&](OpBuilder &b3, Value ow0) {
+          tile(b3, nIv, ohIv, ow0, 1);
+        });
+    };
+    if (parallel && s.n * s.oh > 1) {
+      scf::ParallelOp::create(
+          b, loc, ValueRange{idx(b, 0), idx(b, 0)},
+          ValueRange{idx(b, s.n), idx(b, s.oh)},
+          ValueRange{idx(b, 1), idx(b, 1)},
+          [&](OpBuilder &pb, Location, ValueRange ivs) {
+            row(pb, ivs[0], ivs[1]);
+          });
+      return;
+    }
     forLoop(b, 0, s.n, 1, [&](OpBuilder &b1, Value nIv) {
-      forLoop(b1, 0, s.oh, 1, [&](OpBuilder &b2, Value ohIv) {
-        if (mainW > 0)
-          forLoop(b2, 0, mainW, 4, [&](OpBuilder &b3, Value ow0) {
-            tile(b3, nIv, ohIv, ow0, 4);
-          });
-        if (mainW < s.ow)
-          forLoop(b2, mainW, s.ow, 1, [&](OpBuilder &b3, Value ow0) {
-            tile(b3, nIv, ohIv, ow0, 1);
-          });
-      });
+      forLoop(b1, 0, s.oh, 1,
+              [&](OpBuilder &b2, Value ohIv) { row(b2, nIv, ohIv); });
     });
   }
 
@@ -890,7 +884,7 @@ struct KernelBuilder {
 
 void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                                    const KernelSpec &spec, bool emulateVNNI,
-                                   func::FuncOp epilogue) {
+                                   func::FuncOp epilogue, bool parallel) {
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -898,6 +892,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    func.getLoc(),
                    spec,
                    emulateVNNI,
+                   parallel,
                    body->getArgument(0),
                    body->getArgument(1),
                    body->getArgument(2),

@@ -90,7 +90,7 @@ struct MaterializeConvKernelsPass
             << kKernelAttrName << " attribute describes";
         return signalPassFailure();
       }
-      buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue);
+      buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue, parallel);
       func->removeAttr(kKernelAttrName);
       func->removeAttr(kEpilogueAttrName);
       // Kernels built on intrinsics need these features whatever CPU the

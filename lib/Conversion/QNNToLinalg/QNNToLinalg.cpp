@@ -213,6 +213,28 @@ static Value constTensorF32(OpBuilder &b, Location loc,
       b, loc, DenseElementsAttr::get(type, llvm::ArrayRef(values)));
 }
 
+Value lowering::padWithFillAndCopy(OpBuilder &b, Location loc, Value input,
+                                  ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                                  Value padValue) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t rank = type.getRank();
+  SmallVector<int64_t> shape(type.getShape());
+  SmallVector<OpFoldResult> offsets, sizes, ones(rank, b.getIndexAttr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    shape[d] += low[d] + high[d];
+    offsets.push_back(b.getIndexAttr(low[d]));
+    sizes.push_back(b.getIndexAttr(type.getDimSize(d)));
+  }
+  Value empty = tensor::EmptyOp::create(b, loc, shape, type.getElementType());
+  Value filled =
+      linalg::FillOp::create(b, loc, padValue, empty).getResult(0);
+  Value slice =
+      tensor::ExtractSliceOp::create(b, loc, filled, offsets, sizes, ones);
+  Value copied = linalg::CopyOp::create(b, loc, input, slice).getResult(0);
+  return tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, sizes,
+                                       ones);
+}
+
 /// Pads the spatial dimensions of an activation with `value`.
 static Value padSpatial(OpBuilder &b, Location loc, Value input,
                         ActivationDims dims, ArrayRef<int64_t> padding,

@@ -34,6 +34,16 @@ Value emitSingleRoundingMultiply(OpBuilder &b, Location loc, Value x,
 /// The same tensor type with a signless element type.
 RankedTensorType signlessTensor(RankedTensorType type);
 
+/// `input` padded with `low`/`high` elements per dimension of `padValue`:
+/// linalg.fill of a new tensor and a linalg.copy of the input into its
+/// interior slice. Unlike tensor.pad, whose bufferized strided memref.copy
+/// is a runtime call (or scalar loops) copying element by element, both
+/// ops are vectorized and, with threads, tiled across threads by
+/// qnn-vectorize-elementwise.
+Value padWithFillAndCopy(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                         Value padValue);
+
 /// A tensor of `shape` filled with an integer.
 Value emptyFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Type elementType, int64_t fill);
@@ -93,7 +103,7 @@ FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter, DenseOp op,
 /// applied to the accumulator vectors before they are stored.
 void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                          const KernelSpec &spec, bool emulateVNNI,
-                         func::FuncOp epilogue = {});
+                         func::FuncOp epilogue = {}, bool parallel = false);
 
 } // namespace mlir::qnn::lowering
 

@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "QNN/Conversion/Passes.h"
+#include "QNNToLinalgInternal.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
@@ -44,15 +47,37 @@ struct VectorizeElementwisePass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<linalg::GenericOp> candidates;
-    getOperation().walk([&](linalg::GenericOp op) {
+    // Statically shaped pads by a constant become fill + copy, which the
+    // loop below vectorizes like the kernels' own padding.
+    IRRewriter rewriter(&getContext());
+    getOperation().walk([&](tensor::PadOp pad) {
+      Value padValue = pad.getConstantPaddingValue();
+      if (!padValue || !pad.getResultType().hasStaticShape() ||
+          !pad.getSourceType().hasStaticShape() || pad.getNofold() ||
+          llvm::any_of(pad.getStaticLow(), ShapedType::isDynamic) ||
+          llvm::any_of(pad.getStaticHigh(), ShapedType::isDynamic))
+        return;
+      rewriter.setInsertionPoint(pad);
+      // A constant yielded from inside the pad's body moves out with it.
+      if (padValue.getParentRegion() == &pad.getRegion())
+        padValue = rewriter.clone(*padValue.getDefiningOp())->getResult(0);
+      rewriter.replaceOp(pad, qnn::lowering::padWithFillAndCopy(
+                                  rewriter, pad.getLoc(), pad.getSource(),
+                                  pad.getStaticLow(), pad.getStaticHigh(),
+                                  padValue));
+    });
+    // Elementwise generics, and the fills and copies that pad activations.
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::GenericOp, linalg::CopyOp, linalg::FillOp>(
+              op.getOperation()))
+        return;
       if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
           op.getNumParallelLoops() != op.getNumLoops() || op.hasDynamicShape())
         return;
       candidates.push_back(op);
     });
-    IRRewriter rewriter(&getContext());
-    for (linalg::GenericOp op : candidates) {
+    for (linalg::LinalgOp op : candidates) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       int64_t tile = innerTile(ranges.back(), width);
       if (tile == 0)
@@ -62,6 +87,11 @@ struct VectorizeElementwisePass
       sizes.push_back(rewriter.getIndexAttr(tile));
       scf::SCFTilingOptions options;
       options.setTileSizes(sizes);
+      int64_t elements = 1;
+      for (int64_t r : ranges)
+        elements *= r;
+      if (parallel && elements >= parallelMinElements)
+        options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
       rewriter.setInsertionPoint(op);
       FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
           rewriter, cast<TilingInterface>(op.getOperation()), options);

@@ -5,6 +5,10 @@
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=loops | FileCheck %s --check-prefix=LOOPS
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+// With parallel=true the loop over (batch, output row) is one scf.parallel
+// (the dense layer's 3 rows are one image row of 3 pixels: a single row,
+// so its kernel keeps scf.for).
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels=parallel=true | FileCheck %s --check-prefix=PAR
 
 // A dense layer is a 1x1 convolution over a [1, 1, N, K] image.
 // CHECK-LABEL: func.func @dense
@@ -29,6 +33,8 @@
 // KERNEL: %[[S:.*]] = arith.addi %[[A]], %[[P]] : vector<8xi32>
 // KERNEL: scf.yield %[[S]]
 // KERNEL-NOT: llvm.call_intrinsic
+// PAR-LABEL: func.func private @__qnn_kernel_generic
+// PAR-NOT: scf.parallel
 func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
   %w = arith.constant dense<5> : tensor<6x20xi8>
   %acc = qnn.dense %x, %w {input_scale = 0.5 : f32, input_zero_point = -3 : i32, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<3x20xi8>, tensor<6x20xi8>) -> tensor<3x6xi32>
@@ -58,6 +64,11 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // KERNEL: %[[D:.*]] = arith.subi
 // KERNEL: %[[P:.*]] = arith.muli %[[D]], %[[W]] : vector<16xi32>
 // KERNEL: arith.addi %[[A0]], %[[P]] : vector<16xi32>
+// PAR-LABEL: func.func private @__qnn_kernel_dw
+// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5) step (%{{.*}}, %{{.*}})
+// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4 {
+// PAR: scf.for %{{.*}} = %{{.*}} to %c5{{.*}} step %{{.*}} {
+// PAR: scf.reduce
 func.func @depthwise(%x: tensor<1x5x5x3xui8>) -> tensor<1x5x5x6xi32> {
   %w = arith.constant dense<7> : tensor<1x3x3x6xui8>
   %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 3 : i64, input_scale = 0.5 : f32, input_zero_point = 128 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 100 : i32} : (tensor<1x5x5x3xui8>, tensor<1x3x3x6xui8>) -> tensor<1x5x5x6xi32>

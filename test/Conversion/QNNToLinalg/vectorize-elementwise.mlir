@@ -43,3 +43,40 @@ func.func @narrow(%x: tensor<8x3xi32>) -> tensor<8x3xi8> {
   %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<8x3xi32> -> tensor<8x3xi8>
   return %y : tensor<8x3xi8>
 }
+
+// -----
+
+// Threads: with parallel=true, ops of at least parallel-min-elements
+// elements are tiled with scf.forall (each tile writes its own elements);
+// smaller ones keep scf.for.
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise="parallel=true parallel-min-elements=128" | FileCheck %s --check-prefix=PAR
+// PAR-LABEL: func.func @requantize
+// PAR: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 32) step (1, 16) shared_outs
+// PAR: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x16xi8>
+// PAR: tensor.parallel_insert_slice
+// PAR-LABEL: func.func @small_requantize
+// PAR-NOT: scf.forall
+// PAR: scf.for
+func.func @small_requantize(%x: tensor<2x32xi32>) -> tensor<2x32xi8> {
+  %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<2x32xi32> -> tensor<2x32xi8>
+  return %y : tensor<2x32xi8>
+}
+
+// -----
+
+// A statically shaped tensor.pad by a constant becomes a vectorized fill of
+// the padded tensor and a vectorized copy into its interior.
+// CHECK-LABEL: func.func @pad
+// CHECK-NOT: tensor.pad
+// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x1x1x16xi8>
+// CHECK: tensor.extract_slice %{{.*}}[0, 1, 2, 0] [1, 4, 4, 32] [1, 1, 1, 1] : tensor<1x6x7x32xi8> to tensor<1x4x4x32xi8>
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x1x1x16xi8>, vector<16xi8>
+// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 2, 0] [1, 4, 4, 32] [1, 1, 1, 1] : tensor<1x4x4x32xi8> into tensor<1x6x7x32xi8>
+func.func @pad(%x: tensor<1x4x4x32xi8>) -> tensor<1x6x7x32xi8> {
+  %c = arith.constant -7 : i8
+  %y = tensor.pad %x low[0, 1, 2, 0] high[0, 1, 1, 0] {
+  ^bb0(%a: index, %b: index, %d: index, %e: index):
+    tensor.yield %c : i8
+  } : tensor<1x4x4x32xi8> to tensor<1x6x7x32xi8>
+  return %y : tensor<1x6x7x32xi8>
+}
