@@ -80,7 +80,11 @@ def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make each kernel's loop over (batch, output row) an scf.parallel "
            "(for convert-scf-to-openmp): rows are independent, so the result "
-           "is the same for every thread count">
+           "is the same for every thread count">,
+    Option<"parallelMinWork", "parallel-min-work", "int64_t",
+           /*default=*/"2097152",
+           "Multiply-adds below which a kernel stays serial (waking a thread "
+           "team costs microseconds)">
   ];
 }
 
@@ -109,7 +113,7 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Tile large ops with scf.forall instead of scf.for">,
     Option<"parallelMinElements", "parallel-min-elements", "int64_t",
-           /*default=*/"16384",
+           /*default=*/"262144",
            "Smallest op (in elements) worth running on several threads">
   ];
 }

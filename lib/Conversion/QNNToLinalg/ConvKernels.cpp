@@ -136,6 +136,7 @@ static const char *flavorName(KernelFlavor f) {
 
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+
 //===----------------------------------------------------------------------===//
 // Rewriting the ops into kernel calls
 //===----------------------------------------------------------------------===//
@@ -491,6 +492,7 @@ struct KernelBuilder {
   const KernelSpec &s;
   bool emulate;
   bool parallel;
+  int64_t parallelMinWork;
   Value x, w, corr, out;
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
@@ -598,7 +600,11 @@ struct KernelBuilder {
           tile(b3, nIv, ohIv, ow0, 1);
         });
     };
-    if (parallel && s.n * s.oh > 1) {
+    // A thread team costs microseconds to wake and join: small kernels run
+    // on the calling thread.
+    int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw *
+                   (s.flavor == KernelFlavor::Depthwise ? s.mult : s.cp);
+    if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
       scf::ParallelOp::create(
           b, loc, ValueRange{idx(b, 0), idx(b, 0)},
           ValueRange{idx(b, s.n), idx(b, s.oh)},
@@ -884,7 +890,8 @@ struct KernelBuilder {
 
 void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                                    const KernelSpec &spec, bool emulateVNNI,
-                                   func::FuncOp epilogue, bool parallel) {
+                                   func::FuncOp epilogue, bool parallel,
+                                   int64_t parallelMinWork) {
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -893,6 +900,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    spec,
                    emulateVNNI,
                    parallel,
+                   parallelMinWork,
                    body->getArgument(0),
                    body->getArgument(1),
                    body->getArgument(2),

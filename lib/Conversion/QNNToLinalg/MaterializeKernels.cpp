@@ -90,7 +90,8 @@ struct MaterializeConvKernelsPass
             << kKernelAttrName << " attribute describes";
         return signalPassFailure();
       }
-      buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue, parallel);
+      buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue, parallel,
+                          parallelMinWork);
       func->removeAttr(kKernelAttrName);
       func->removeAttr(kEpilogueAttrName);
       // Kernels built on intrinsics need these features whatever CPU the

@@ -103,7 +103,8 @@ FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter, DenseOp op,
 /// applied to the accumulator vectors before they are stored.
 void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                          const KernelSpec &spec, bool emulateVNNI,
-                         func::FuncOp epilogue = {}, bool parallel = false);
+                         func::FuncOp epilogue = {}, bool parallel = false,
+                         int64_t parallelMinWork = 0);
 
 } // namespace mlir::qnn::lowering
 

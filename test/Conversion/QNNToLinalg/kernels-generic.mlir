@@ -8,7 +8,7 @@
 // With parallel=true the loop over (batch, output row) is one scf.parallel
 // (the dense layer's 3 rows are one image row of 3 pixels: a single row,
 // so its kernel keeps scf.for).
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels=parallel=true | FileCheck %s --check-prefix=PAR
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
 
 // A dense layer is a 1x1 convolution over a [1, 1, N, K] image.
 // CHECK-LABEL: func.func @dense
