@@ -65,9 +65,9 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // KERNEL: %[[P:.*]] = arith.muli %[[D]], %[[W]] : vector<16xi32>
 // KERNEL: arith.addi %[[A0]], %[[P]] : vector<16xi32>
 // PAR-LABEL: func.func private @__qnn_kernel_dw
-// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5) step (%{{.*}}, %{{.*}})
-// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c4 {
-// PAR: scf.for %{{.*}} = %{{.*}} to %c5{{.*}} step %{{.*}} {
+// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5{{(_[0-9]+)?}}) step (%{{.*}}, %{{.*}})
+// PAR: scf.for %{{.*}} = %{{.*}} to %c4{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {
+// PAR: scf.for %{{.*}} = %c4{{(_[0-9]+)?}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} {
 // PAR: scf.reduce
 func.func @depthwise(%x: tensor<1x5x5x3xui8>) -> tensor<1x5x5x6xi32> {
   %w = arith.constant dense<7> : tensor<1x3x3x6xui8>
