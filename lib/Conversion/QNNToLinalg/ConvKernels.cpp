@@ -602,8 +602,9 @@ struct KernelBuilder {
     };
     // A thread team costs microseconds to wake and join: small kernels run
     // on the calling thread.
+    // (A depthwise output channel reads one input channel: s.op = cp * mult.)
     int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw *
-                   (s.flavor == KernelFlavor::Depthwise ? s.mult : s.cp);
+                   (s.flavor == KernelFlavor::Depthwise ? 1 : s.cp);
     if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
       scf::ParallelOp::create(
           b, loc, ValueRange{idx(b, 0), idx(b, 0)},
