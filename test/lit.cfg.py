@@ -79,6 +79,16 @@ if getattr(config, "qnn_sanitize", ""):
         "detect_leaks=1:allow_user_poisoning=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 
+# The embedding example (examples/embedding) builds against this build's
+# installation (cmake --install into a temporary prefix). Not in sanitizer
+# builds: their libraries need the sanitizer runtimes at link time.
+import shutil
+config.substitutions.append(("%qnn_obj_root", config.qnn_obj_root))
+config.substitutions.append(("%cmake", config.cmake_command))
+config.substitutions.append(("%cxx", config.cxx_compiler))
+if not getattr(config, "qnn_sanitize", "") and shutil.which("ninja"):
+    config.available_features.add("embedding")
+
 # libFuzzer targets (clang sanitizer builds): replay the regression inputs.
 fuzz_tools = ["qnn-fuzz-tflite-import", "qnn-fuzz-pipeline", "qnn-fuzz-mlir"]
 if all(os.path.exists(os.path.join(config.qnn_tools_dir, t)) for t in fuzz_tools):

@@ -15,8 +15,11 @@ namespace mlir::npu {
 #define GEN_PASS_DECL
 #include "NPU/Transforms/Passes.h.inc"
 
-/// Registers the passes and the `qnn-to-npu` pipeline (canonicalize, fuse,
-/// canonicalize).
+/// Appends the `qnn-to-npu` pipeline to `pm` (a module pass manager):
+/// canonicalize, npu-fuse on every function, canonicalize.
+void buildQNNToNPUPipeline(OpPassManager &pm);
+
+/// Registers the passes and the `qnn-to-npu` pipeline.
 void registerNPUPassesAndPipelines();
 
 #define GEN_PASS_REGISTRATION

@@ -86,6 +86,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
 } // namespace
 
 void qnn::registerLowerToLLVMPipeline() {
+  // Idempotent: the tools, initializeCompiler and embedders may all ask.
+  static bool registered = false;
+  if (registered)
+    return;
+  registered = true;
   PassPipelineRegistration<PipelineOptions>(
       "qnn-lower-to-llvm",
       "Lower a qnn or npu program to the LLVM dialect (npu -> qnn -> linalg "
