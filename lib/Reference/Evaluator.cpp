@@ -360,16 +360,25 @@ static void registerQNNOps(Evaluator &e) {
         auto [qmin, qmax] = getStorageRange(r.elementType);
         float outputScale = op.getOutputScale().convertToFloat();
         SmallVector<math::QuantizedMultiplier> multipliers;
-        for (double scale : op.getInputScale())
+        SmallVector<float> onnxFactors;
+        for (double scale : op.getInputScale()) {
           multipliers.push_back(math::requantizeMultiplier(scale, outputScale));
+          onnxFactors.push_back(
+              math::onnxRequantizeFactor(scale, outputScale));
+        }
         math::RoundingRule rule = toRoundingRule(op.getRounding());
+        auto inZp = static_cast<int32_t>(op.getInputZeroPoint());
+        auto outZp = static_cast<int32_t>(op.getOutputZeroPoint());
         for (int64_t i = 0; i < r.numElements(); ++i) {
           int64_t c =
               channelIndex(i, r.shape, op.getAxis(), multipliers.size());
-          r.ints[i] = math::requantize(
-              in[0].ints[i], static_cast<int32_t>(op.getInputZeroPoint()),
-              multipliers[c], static_cast<int32_t>(op.getOutputZeroPoint()),
-              qmin, qmax, rule);
+          r.ints[i] = rule == math::RoundingRule::ONNX
+                          ? math::requantizeONNX(in[0].ints[i], inZp,
+                                                 onnxFactors[c], outZp, qmin,
+                                                 qmax)
+                          : math::requantize(in[0].ints[i], inZp,
+                                             multipliers[c], outZp, qmin,
+                                             qmax, rule);
         }
         out.push_back(std::move(r));
         return success();

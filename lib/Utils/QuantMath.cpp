@@ -122,6 +122,26 @@ int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
   return std::clamp(y, qmin, qmax);
 }
 
+float onnxRequantizeFactor(double inputScale, float outputScale) {
+  return static_cast<float>(
+      static_cast<double>(static_cast<float>(inputScale)) /
+      static_cast<double>(outputScale));
+}
+
+int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
+                       int32_t outputZeroPoint, int64_t qmin, int64_t qmax) {
+  float v = static_cast<float>(x - inputZeroPoint) * factor;
+  // nearbyint under the default rounding mode: halves to even. ONNX
+  // Runtime clamps to [qmin - zp, qmax - zp] before rounding; with integer
+  // bounds that is the same as saturating after it, which this does in
+  // 64 bits (exact also for i32 results). +-2^62 keeps the conversion
+  // defined; NaN cannot occur for finite factors.
+  const float limit = 4611686018427387904.0f; // 2^62
+  float r = std::clamp(std::nearbyint(v), -limit, limit);
+  int64_t y = static_cast<int64_t>(r) + outputZeroPoint;
+  return std::clamp(y, qmin, qmax);
+}
+
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
                       int64_t qmax) {
   if (std::isnan(x))

@@ -71,3 +71,40 @@ func.func @flushed(%x: tensor<2xi32>) -> tensor<2xi8> {
   %0 = qnn.requantize %x {input_scale = array<f64: 1.0e-12>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 7 : i32} : tensor<2xi32> -> tensor<2xi8>
   return %0 : tensor<2xi8>
 }
+
+// ONNX's rule (float32, halves to even) against TFLite's and TVM's on the
+// ties x * 0.5 for x = 1, 5, -5, -1, -3, 3: 0.5 -> 0, 2.5 -> 2, -2.5 -> -2,
+// -0.5 -> 0, -1.5 -> -2, 1.5 -> 2; TFLite's single rounding rounds halves
+// up (1 3 -2 0 -1 2), TVM's tonearest away from zero (1 3 -3 -1 -2 2).
+// RUN: %mkbin %t.ties i32 1 5 -5 -1 -3 3
+// RUN: qnn-run --reference %s --entry onnx_ties --input %t.ties --print-values | FileCheck %s --check-prefix=ONNX
+// RUN: qnn-run --reference %s --entry single_ties --input %t.ties --print-values | FileCheck %s --check-prefix=SINGLE
+// RUN: qnn-run %s --target generic --entry onnx_ties --input %t.ties --print-values --compare-reference | FileCheck %s --check-prefix=ONNX
+// ONNX: values 0: 0 2 -2 0 -2 2
+// SINGLE: values 0: 1 3 -2 0 -1 2
+func.func @onnx_ties(%x: tensor<6xi32>) -> tensor<6xi8> {
+  %0 = qnn.requantize %x {input_scale = array<f64: 0.5>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<6xi32> -> tensor<6xi8>
+  return %0 : tensor<6xi8>
+}
+func.func @single_ties(%x: tensor<6xi32>) -> tensor<6xi8> {
+  %0 = qnn.requantize %x {input_scale = array<f64: 0.5>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<6xi32> -> tensor<6xi8>
+  return %0 : tensor<6xi8>
+}
+
+// The ONNX rule converts to float32: 2^25 + 1 becomes 2^25, so * 0.5 gives
+// 2^24 where the exact rules give 2^24 + 1 (rounded up from 2^24 + 0.5).
+// The identity requantize of i32 under it is not folded away (2^24 + 1 ->
+// 2^24). Under both rules, the folder computes what the evaluator does.
+// RUN: %mkbin %t.big i32 33554433 16777217
+// RUN: qnn-run --reference %s --entry onnx_float --input %t.big --print-values | FileCheck %s --check-prefix=OFLOAT
+// RUN: qnn-run %s --target generic --entry onnx_float --input %t.big --print-values --compare-reference | FileCheck %s --check-prefix=OFLOAT
+// OFLOAT: values 0: 16777216 8388608
+// OFLOAT: values 1: 33554432 16777216
+// RUN: qnn-opt %s --canonicalize | FileCheck %s --check-prefix=NOFOLD
+// NOFOLD-LABEL: func.func @onnx_float
+// NOFOLD-COUNT-2: qnn.requantize
+func.func @onnx_float(%x: tensor<2xi32>) -> (tensor<2xi32>, tensor<2xi32>) {
+  %0 = qnn.requantize %x {input_scale = array<f64: 0.5>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<2xi32> -> tensor<2xi32>
+  %1 = qnn.requantize %x {input_scale = array<f64: 1.0>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<2xi32> -> tensor<2xi32>
+  return %0, %1 : tensor<2xi32>, tensor<2xi32>
+}

@@ -47,16 +47,22 @@ def QNN_RoundingTFLite : I32EnumAttrCase<"tflite", 0>;
 def QNN_RoundingUpward : I32EnumAttrCase<"upward", 1>;
 def QNN_RoundingToNearest : I32EnumAttrCase<"tonearest", 2>;
 def QNN_RoundingTFLiteSingle : I32EnumAttrCase<"tflite_single", 3>;
+def QNN_RoundingONNX : I32EnumAttrCase<"onnx", 4>;
 // tflite: TFLite's MultiplyByQuantizedMultiplier as gemmlowp defines it
 //   (double rounding; TFLITE_SINGLE_ROUNDING=0, TFLite Micro's default).
 // tflite_single: the same function built with TFLITE_SINGLE_ROUNDING=1, the
 //   rule of the TFLite/LiteRT 2.x runtimes: round(x * m / 2^(31 - shift))
 //   with halves toward +infinity, on the 64-bit product of the 32-bit x.
 // upward, tonearest: TVM's single-rounding rules on the exact product.
+// onnx: ONNX's QLinearConv/QLinearMatMul/QuantizeLinear rule as ONNX Runtime
+//   computes it (MlasRequantizeOutput), in float32, not fixed point:
+//   factor = float(float(input_scale) / output_scale), v = float(x - zp_in)
+//   * factor, rounded half to even, + zp_out, saturated. Only
+//   qnn.requantize and the npu conv-like ops take it.
 def QNN_RoundingEnum : I32EnumAttr<"Rounding",
     "rounding rule of a fixed-point rescale",
     [QNN_RoundingTFLite, QNN_RoundingUpward, QNN_RoundingToNearest,
-     QNN_RoundingTFLiteSingle]> {
+     QNN_RoundingTFLiteSingle, QNN_RoundingONNX]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::qnn";
 }

@@ -21,8 +21,10 @@ namespace mlir::qnn::math {
 /// How a fixed-point rescale rounds (mirrors the `#qnn.rounding` attribute).
 /// `TFLite` is gemmlowp's double rounding (TFLITE_SINGLE_ROUNDING=0),
 /// `TFLiteSingle` TFLite's single rounding (TFLITE_SINGLE_ROUNDING=1, the
-/// TFLite 2.x runtimes), `Upward`/`ToNearest` TVM's rules.
-enum class RoundingRule { TFLite, Upward, ToNearest, TFLiteSingle };
+/// TFLite 2.x runtimes), `Upward`/`ToNearest` TVM's rules, `ONNX` ONNX
+/// Runtime's float32 requantize (requantizeONNX; not a fixed-point rule,
+/// `rescale` does not take it).
+enum class RoundingRule { TFLite, Upward, ToNearest, TFLiteSingle, ONNX };
 
 /// A real multiplier as a Q31 significand and a power-of-two exponent:
 /// real ~= multiplier * 2^(shift - 31). `shift > 0` is a left shift.
@@ -81,6 +83,21 @@ QuantizedMultiplier requantizeMultiplier(double inputScale, float outputScale);
 int64_t requantize(int64_t x, int32_t inputZeroPoint, QuantizedMultiplier m,
                    int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
                    RoundingRule rule);
+
+/// The float32 factor of ONNX's requantize for one channel, as ONNX Runtime
+/// computes it for QLinearConv: `x_scale * w_scale / y_scale` in float32.
+/// `inputScale` is qnn's exact double product `double(x_scale) *
+/// double(w_scale)`, so float(inputScale) is the float32 product, and the
+/// division of two floats done in double then rounded to float is the
+/// float32 quotient.
+float onnxRequantizeFactor(double inputScale, float outputScale);
+
+/// ONNX's requantize of one value (ONNX Runtime's MlasRequantizeOutput):
+/// v = float(x - inZp) * factor in float32, rounded half to even, + outZp,
+/// saturated to [qmin, qmax] (ONNX Runtime clamps v to [qmin - outZp,
+/// qmax - outZp] first: the same integers).
+int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
+                       int32_t outputZeroPoint, int64_t qmin, int64_t qmax);
 
 /// TFLite's `AffineQuantize` of one float: round_half_away(x / scale) + zp in
 /// float32, clamped to [qmin, qmax]; NaN gives the zero point.

@@ -71,6 +71,8 @@ inline math::RoundingRule toRoundingRule(Rounding rounding) {
     return math::RoundingRule::ToNearest;
   case Rounding::tflite_single:
     return math::RoundingRule::TFLiteSingle;
+  case Rounding::onnx:
+    return math::RoundingRule::ONNX;
   }
   return math::RoundingRule::TFLite;
 }

@@ -40,7 +40,7 @@ struct Candidate {
 };
 
 /// The generic reads `acc` with the identity map and otherwise only
-/// constant per-channel vectors; its body is arith only (values defined
+/// constant per-channel vectors; its body is arith (and math.roundeven) only (values defined
 /// outside it must be scalar constants); it yields one integer of at most
 /// 32 bits.
 bool matchGeneric(Candidate &c) {
@@ -101,8 +101,10 @@ bool matchGeneric(Candidate &c) {
         return false;
       continue;
     }
-    if (op.getDialect()->getNamespace() != "arith" || op.getNumRegions() ||
-        op.getNumResults() != 1)
+    // Arith, and math.roundeven (the ONNX rule's rounding).
+    if ((op.getDialect()->getNamespace() != "arith" &&
+         !isa<math::RoundEvenOp>(op)) ||
+        op.getNumRegions() || op.getNumResults() != 1)
       return false;
     for (Value operand : op.getOperands()) {
       if (operand.getParentRegion() == &g.getRegion())

@@ -291,6 +291,74 @@ namespace {
 struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
+  /// The ONNX rule (qmath::requantizeONNX) in float32: sitofp, multiply by
+  /// the factor, round half to even, clamp to +-2^62, convert to i64, add
+  /// the zero point, saturate. Arith and math.roundeven only, so that
+  /// qnn-fuse-kernel-epilogues can still move it into a kernel.
+  static LogicalResult lowerONNX(RequantizeOp op, OpAdaptor adaptor,
+                                 ConversionPatternRewriter &rewriter) {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    bool inputUnsigned = isUnsignedElement(inputType);
+    Type outElement = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    float outputScale = op.getOutputScale().convertToFloat();
+    SmallVector<float> factors;
+    for (double scale : op.getInputScale())
+      factors.push_back(qmath::onnxRequantizeFactor(scale, outputScale));
+    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int64_t outputZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    int64_t rank = resultType.getRank();
+    // Values of at most 32 bits with zero point 0 convert from i32 (the
+    // accumulators of ONNX's QLinear ops); the others from the exact i64.
+    bool narrow = inputZp == 0 &&
+                  inputType.getElementType().getIntOrFloatBitWidth() <= 32;
+    SmallVector<Value> inputs = {adaptor.getInput()};
+    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+    if (factors.size() > 1) {
+      inputs.push_back(constTensorF32(rewriter, loc, factors));
+      maps.push_back(AffineMap::get(
+          rank, 0, rewriter.getAffineDimExpr(static_cast<int64_t>(*op.getAxis())),
+          rewriter.getContext()));
+    }
+    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                         outElement);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators(rank, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Type f32 = b.getF32Type(), i64 = b.getI64Type();
+          auto f32Const = [&](float v) {
+            return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v))
+                .getResult();
+          };
+          Value x;
+          if (narrow) {
+            x = extendTo(b, l, args[0], b.getI32Type(), inputUnsigned);
+          } else {
+            x = arith::SubIOp::create(
+                b, l, extendTo(b, l, args[0], i64, inputUnsigned),
+                intConst(b, l, i64, inputZp));
+          }
+          Value factor = factors.size() > 1 ? args[1] : f32Const(factors[0]);
+          Value v = arith::MulFOp::create(
+              b, l, arith::SIToFPOp::create(b, l, f32, x), factor);
+          v = mlir::math::RoundEvenOp::create(b, l, v);
+          const float limit = 4611686018427387904.0f; // 2^62
+          v = arith::MaximumFOp::create(b, l, v, f32Const(-limit));
+          v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
+          Value y = arith::AddIOp::create(b, l,
+                                          arith::FPToSIOp::create(b, l, i64, v),
+                                          intConst(b, l, i64, outputZp));
+          linalg::YieldOp::create(
+              b, l, clampAndNarrow(b, l, y, qmin, qmax, outElement));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+
   LogicalResult
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -299,6 +367,8 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     auto resultType = op.getOutput().getType();
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    if (op.getRounding() == Rounding::onnx)
+      return lowerONNX(op, adaptor, rewriter);
     bool inputUnsigned = isUnsignedElement(inputType);
     Type outElement = signless(resultType.getElementType());
     auto [qmin, qmax] = getStorageRange(resultType.getElementType());

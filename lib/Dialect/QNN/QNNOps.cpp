@@ -294,15 +294,17 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   float outputScale = getOutputScale().convertToFloat();
   auto elementType = cast<IntegerType>(resultType.getElementType());
   // An identity rescale. Under the TFLite rule a multiplier of exactly 1 is
-  // a left shift by one that wraps for |x| >= 2^30, so only narrow storage
-  // types are certainly unchanged.
+  // a left shift by one that wraps for |x| >= 2^30, and the ONNX rule
+  // converts to float32 (inexact above 2^24), so only narrow storage types
+  // are certainly unchanged under those two.
   bool sameParams = inputType == resultType &&
                     getInputZeroPoint() == getOutputZeroPoint() &&
                     llvm::all_of(getInputScale(), [&](double s) {
                       return s == static_cast<double>(outputScale);
                     });
   if (sameParams &&
-      (elementType.getWidth() <= 16 || getRounding() != Rounding::tflite))
+      (elementType.getWidth() <= 16 || (getRounding() != Rounding::tflite &&
+                                         getRounding() != Rounding::onnx)))
     return getInput();
 
   auto input = dyn_cast_if_present<DenseIntElementsAttr>(adaptor.getInput());
@@ -312,9 +314,12 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
   bool inputUnsigned =
       cast<IntegerType>(inputType.getElementType()).isUnsigned();
   SmallVector<math::QuantizedMultiplier> multipliers;
-  for (double scale : getInputScale())
+  SmallVector<float> onnxFactors;
+  for (double scale : getInputScale()) {
     multipliers.push_back(
         math::quantizeMultiplier(scale / static_cast<double>(outputScale)));
+    onnxFactors.push_back(math::onnxRequantizeFactor(scale, outputScale));
+  }
   math::RoundingRule rule = toRoundingRule(getRounding());
   SmallVector<APInt> values;
   values.reserve(resultType.getNumElements());
@@ -323,8 +328,12 @@ OpFoldResult RequantizeOp::fold(FoldAdaptor adaptor) {
     int64_t x = inputUnsigned ? value.getZExtValue() : value.getSExtValue();
     int64_t c =
         channelOf(index, resultType.getShape(), getAxis(), multipliers.size());
-    int64_t y = math::requantize(x, getInputZeroPoint(), multipliers[c],
-                                 getOutputZeroPoint(), qmin, qmax, rule);
+    int64_t y =
+        rule == math::RoundingRule::ONNX
+            ? math::requantizeONNX(x, getInputZeroPoint(), onnxFactors[c],
+                                   getOutputZeroPoint(), qmin, qmax)
+            : math::requantize(x, getInputZeroPoint(), multipliers[c],
+                               getOutputZeroPoint(), qmin, qmax, rule);
     values.push_back(APInt(elementType.getWidth(), y, /*isSigned=*/true,
                            /*implicitTrunc=*/true));
     ++index;

@@ -701,6 +701,16 @@ func.func @add_tvm_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> 
 
 // -----
 
+// ONNX's float32 rule is a requantize rule; qnn.mul computes TFLite's
+// sequence only.
+func.func @mul_onnx_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.mul' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.mul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
 func.func @subtract_huge_output_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
   // expected-error @+1 {{'qnn.subtract' op rescale multiplier 2 * max(lhs_scale, rhs_scale) / (2^20 * output_scale) = }}
   %0 = qnn.subtract %a, %b {lhs_scale = 1.0e10 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-10 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>

@@ -104,7 +104,21 @@ def storage(t):
             "i32": (-(1 << 31), (1 << 31) - 1)}[t]
 
 
+def requantize_onnx(x, in_scale, in_zp, out_scale, out_zp, t):
+    """ONNX Runtime's requantize (MlasRequantizeOutput) in float32: factor
+    = float32(float32(in_scale) / out_scale), v = float32(float32(x - zp) *
+    factor), rounded half to even (Python's round), + out_zp, saturated.
+    Products and quotients of two float32 values are exact or correctly
+    rounded in double, so f32() of them is the float32 operation."""
+    lo, hi = storage(t)
+    factor = f32(f32(in_scale) / out_scale)
+    v = f32(f32(x - in_zp) * factor)
+    return max(lo, min(hi, round(v) + out_zp))
+
+
 def requantize(x, in_scale, in_zp, out_scale, out_zp, t, rule="tflite"):
+    if rule == "onnx":
+        return requantize_onnx(x, in_scale, in_zp, out_scale, out_zp, t)
     m, s = quantize_multiplier(in_scale / out_scale)
     lo, hi = storage(t)
     return max(lo, min(hi, rescale(x - in_zp, m, s, rule) + out_zp))
@@ -677,6 +691,12 @@ CASES = {
     "pointwise_u8": lambda: case_pointwise("ui8", 2, 3, 8, 48, 131, "HWIO"),
     "pointwise_i8_wide": lambda: case_pointwise("i8", 1, 7, 20, 32, 0),
     "pointwise_i8_single": lambda: case_pointwise("i8", 3, 5, 32, 64, -9, "OHWI", "tflite_single"),
+    "requantize_onnx_i8": lambda: case_requantize("onnx", "i8"),
+    "requantize_onnx_i32": lambda: case_requantize("onnx", "i32"),
+    "requantize_onnx_from_u8": lambda: case_requantize("onnx", "ui8", "ui8"),
+    "requantize_tensor_onnx": lambda: case_requantize_per_tensor("onnx"),
+    "pointwise_i8_onnx": lambda: case_pointwise("i8", 3, 5, 32, 64, -9, "OHWI", "onnx"),
+    "pointwise_u8_onnx": lambda: case_pointwise("ui8", 2, 3, 8, 48, 131, "HWIO", "onnx"),
 }
 for _seed in range(1, 25):
     CASES["random_conv_%d" % _seed] = (lambda s: lambda: case_random_conv(s))(_seed)
@@ -684,6 +704,8 @@ for _seed in range(1, 25):
         lambda s: lambda: case_random_conv(s, wide=True))(_seed)
     CASES["random_conv_single_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, wide=True, rule="tflite_single"))(_seed)
+    CASES["random_conv_onnx_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(s, wide=True, rule="onnx"))(_seed)
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()

@@ -63,19 +63,35 @@ FailureOr<Epilogue> makeEpilogue(Operation *op) {
   return e;
 }
 
-/// Per-channel multipliers of double(input_scale) * double(weight_scale[o])
-/// / double(output_scale).
+/// The requantize of the accumulators of one output channel: the
+/// fixed-point multiplier of double(input_scale) * double(weight_scale[o]) /
+/// double(output_scale), or the float32 factor of the ONNX rule.
+struct ChannelRescale {
+  math::QuantizedMultiplier multiplier;
+  float onnxFactor;
+};
+
+/// Per-channel rescales of a conv-like npu op.
 template <typename OpTy>
-SmallVector<math::QuantizedMultiplier> multipliers(OpTy op,
-                                                   int64_t numChannels) {
-  SmallVector<math::QuantizedMultiplier> m;
+SmallVector<ChannelRescale> multipliers(OpTy op, int64_t numChannels) {
+  SmallVector<ChannelRescale> m;
   ArrayRef<float> ws = op.getWeightScale();
   double in = op.getInputScale().convertToFloat();
-  double out = op.getOutputScale().convertToFloat();
-  for (int64_t o = 0; o < numChannels; ++o)
-    m.push_back(math::quantizeMultiplier(
-        in * static_cast<double>(ws.size() == 1 ? ws[0] : ws[o]) / out));
+  float out = op.getOutputScale().convertToFloat();
+  for (int64_t o = 0; o < numChannels; ++o) {
+    double product = in * static_cast<double>(ws.size() == 1 ? ws[0] : ws[o]);
+    m.push_back({math::quantizeMultiplier(product / static_cast<double>(out)),
+                 math::onnxRequantizeFactor(product, out)});
+  }
   return m;
+}
+
+/// Requantizes one accumulator (bias added) of output channel `m`.
+int64_t requantizeAcc(int64_t acc, const ChannelRescale &m, int64_t outZp,
+                      int64_t qmin, int64_t qmax, math::RoundingRule rule) {
+  if (rule == math::RoundingRule::ONNX)
+    return math::requantizeONNX(acc, 0, m.onnxFactor, outZp, qmin, qmax);
+  return math::requantize(acc, 0, m.multiplier, outZp, qmin, qmax, rule);
 }
 
 int64_t wrap32(int64_t v) {
@@ -124,8 +140,8 @@ LogicalResult evalConv2D(Conv2DOp op, ArrayRef<Tensor> in,
           acc = wrap32(acc);
           if (bias)
             acc = wrap32(acc + bias->ints[o]);
-          int64_t y = math::requantize(acc, 0, m[o], outZp, epilogue->qmin,
-                                       epilogue->qmax, rule);
+          int64_t y = requantizeAcc(acc, m[o], outZp, epilogue->qmin,
+                                    epilogue->qmax, rule);
           r.ints[((n * OH + oh) * OW + ow) * O + o] = epilogue->apply(y);
         }
   results.push_back(std::move(r));
@@ -155,8 +171,8 @@ LogicalResult evalFullyConnected(FullyConnectedOp op, ArrayRef<Tensor> in,
       acc = wrap32(acc);
       if (bias)
         acc = wrap32(acc + bias->ints[o]);
-      int64_t y = math::requantize(acc, 0, m[o], outZp, epilogue->qmin,
-                                   epilogue->qmax, rule);
+      int64_t y = requantizeAcc(acc, m[o], outZp, epilogue->qmin,
+                                epilogue->qmax, rule);
       r.ints[n * O + o] = epilogue->apply(y);
     }
   results.push_back(std::move(r));
