@@ -328,8 +328,9 @@ static void registerQNNOps(Evaluator &e) {
               channelIndex(i, r.shape, op.getAxis(), op.getScale().size());
           int64_t cz =
               channelIndex(i, r.shape, op.getAxis(), op.getZeroPoint().size());
-          r.ints[i] = math::quantizeFloat(in[0].floats[i], op.getScale()[cs],
-                                          op.getZeroPoint()[cz], qmin, qmax);
+          r.ints[i] = math::quantizeFloat(
+              in[0].floats[i], op.getScale()[cs], op.getZeroPoint()[cz], qmin,
+              qmax, op.getRounding() == Rounding::onnx);
         }
         out.push_back(std::move(r));
         return success();

@@ -143,10 +143,11 @@ int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
 }
 
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
-                      int64_t qmax) {
+                      int64_t qmax, bool halfToEven) {
   if (std::isnan(x))
     return std::clamp<int64_t>(zeroPoint, qmin, qmax);
-  float scaled = std::round(x / scale);
+  float scaled =
+      halfToEven ? std::nearbyint(x / scale) : std::round(x / scale);
   // Clamp in float before converting: the conversion is undefined out of
   // range. 2^40 is far outside every storage range and exact in float.
   scaled = std::clamp(scaled, -1099511627776.0f, 1099511627776.0f);

@@ -17,7 +17,10 @@ def QNN_QuantizeOp : QNN_Op<"quantize", [Pure, SameOperandsAndResultShape]> {
     `q = clamp(round_half_away_from_zero(x / scale) + zero_point, qmin, qmax)`
     where the division is a float32 division (as TFLite's `AffineQuantize`),
     `[qmin, qmax]` is the range of the result element type and NaN maps to
-    `zero_point`.
+    `zero_point`. With `rounding = #qnn.rounding<onnx>` halves go to even
+    instead (ONNX's QuantizeLinear, as ONNX Runtime computes it: the same
+    float32 division, `nearbyint`); `tflite` (the default) and `onnx` are
+    the two rules it takes.
 
     `scale` and `zero_point` hold one entry (per-tensor) or one entry per
     index of dimension `axis` (per-channel); a zero-point array of one entry
@@ -34,7 +37,9 @@ def QNN_QuantizeOp : QNN_Op<"quantize", [Pure, SameOperandsAndResultShape]> {
   }];
   let arguments = (ins QNN_FloatTensor:$input, DenseF32ArrayAttr:$scale,
                        DenseI32ArrayAttr:$zero_point,
-                       OptionalAttr<I64Attr>:$axis);
+                       OptionalAttr<I64Attr>:$axis,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite">:$rounding);
   let results = (outs QNN_QTensor:$output);
   let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
   let hasVerifier = 1;

@@ -101,8 +101,10 @@ int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
 
 /// TFLite's `AffineQuantize` of one float: round_half_away(x / scale) + zp in
 /// float32, clamped to [qmin, qmax]; NaN gives the zero point.
+/// `halfToEven`: ONNX's QuantizeLinear instead (ONNX Runtime: the same
+/// float32 division, rounded with nearbyint, halves to even).
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
-                      int64_t qmax);
+                      int64_t qmax, bool halfToEven = false);
 
 /// TFLite's `Dequantize` of one value: `float(double(scale) * (q - zp))`, the
 /// product in double as TFLite's reference kernel (identical to a float32

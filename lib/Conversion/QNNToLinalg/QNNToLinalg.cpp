@@ -482,6 +482,7 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
     Type outElement = signless(resultType.getElementType());
     auto [qmin, qmax] = getStorageRange(resultType.getElementType());
     int64_t rank = resultType.getRank();
+    bool halfToEven = op.getRounding() == Rounding::onnx;
     ArrayRef<float> scales = op.getScale();
     ArrayRef<int32_t> zps = op.getZeroPoint();
     SmallVector<Value> inputs = {adaptor.getInput()};
@@ -510,8 +511,11 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
                                   .getResult();
           Value zp =
               zps.size() > 1 ? args[zpIndex] : intConst(b, l, i64, zps[0]);
-          Value scaled = mlir::math::RoundOp::create(
-              b, l, arith::DivFOp::create(b, l, args[0], scale));
+          Value quotient = arith::DivFOp::create(b, l, args[0], scale);
+          Value scaled =
+              halfToEven
+                  ? mlir::math::RoundEvenOp::create(b, l, quotient).getResult()
+                  : mlir::math::RoundOp::create(b, l, quotient).getResult();
           // NaN quantizes to the zero point; out-of-range values are clamped
           // in float before the conversion, as QuantMath does.
           Value isNan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO,

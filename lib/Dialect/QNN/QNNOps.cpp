@@ -204,6 +204,10 @@ LogicalResult QuantizeOp::verify() {
       failed(verifyChannelCount(*this, "zero_point", getZeroPoint().size(),
                                 getAxis(), resultType)))
     return failure();
+  if (getRounding() != Rounding::tflite && getRounding() != Rounding::onnx)
+    return emitOpError("'rounding' must be tflite (halves away from zero) or "
+                       "onnx (halves to even), got ")
+           << stringifyRounding(getRounding());
   return success();
 }
 
@@ -233,7 +237,8 @@ OpFoldResult QuantizeOp::fold(FoldAdaptor adaptor) {
     float x = value.convertToFloat();
     int64_t cs = channelOf(index, shape, getAxis(), scales.size());
     int64_t cz = channelOf(index, shape, getAxis(), zeroPoints.size());
-    int64_t q = math::quantizeFloat(x, scales[cs], zeroPoints[cz], qmin, qmax);
+    int64_t q = math::quantizeFloat(x, scales[cs], zeroPoints[cz], qmin, qmax,
+                                    getRounding() == Rounding::onnx);
     values.push_back(APInt(elementType.getWidth(), q, /*isSigned=*/true,
                            /*implicitTrunc=*/true));
     ++index;

@@ -724,3 +724,12 @@ func.func @subtract_mixed_types(%a: tensor<4xi8>, %b: tensor<4xui8>) -> tensor<4
   %0 = qnn.subtract %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xui8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+// qnn.quantize rounds with TFLite's or ONNX's rule only.
+func.func @quantize_tvm_rounding(%x: tensor<4xf32>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.quantize' op 'rounding' must be tflite (halves away from zero) or onnx (halves to even), got upward}}
+  %0 = qnn.quantize %x {scale = array<f32: 0.5>, zero_point = array<i32: 0>, rounding = #qnn.rounding<upward>} : tensor<4xf32> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
