@@ -10,6 +10,7 @@ PACKAGES=(
   libgtest-dev libbenchmark-dev
   clang-22 libclang-rt-22-dev
   libomp-22-dev
+  libonnx-dev libprotobuf-dev python3-onnx python3-numpy
 )
 # Optional peers for bench/ (skipped by CMake when absent):
 #   libdnnl-dev libxnnpack-dev libpthreadpool-dev

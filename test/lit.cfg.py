@@ -89,6 +89,19 @@ config.substitutions.append(("%cxx", config.cxx_compiler))
 if not getattr(config, "qnn_sanitize", "") and shutil.which("ninja"):
     config.available_features.add("embedding")
 
+# The ONNX importer (built with libonnx-dev) and a Python with Debian's
+# python3-onnx and python3-numpy to write the test models.
+import subprocess
+if config.qnn_have_onnx in ("ON", "1", "TRUE"):
+    config.available_features.add("onnx-import")
+    for candidate in ["/usr/bin/python3", shutil.which("python3")]:
+        if candidate and subprocess.run(
+                [candidate, "-c", "import onnx, numpy"],
+                capture_output=True).returncode == 0:
+            config.available_features.add("onnx")
+            config.substitutions.append(("%onnx_python", candidate))
+            break
+
 # libFuzzer targets (clang sanitizer builds): replay the regression inputs.
 fuzz_tools = ["qnn-fuzz-tflite-import", "qnn-fuzz-pipeline", "qnn-fuzz-mlir"]
 if all(os.path.exists(os.path.join(config.qnn_tools_dir, t)) for t in fuzz_tools):

@@ -656,14 +656,21 @@ bool isClampKind(Activation kind) {
          kind == Activation::relu6 || kind == Activation::clip;
 }
 
-/// tosa.clamp after an npu op narrows its clamp range (or its table).
+/// tosa.clamp after an npu op narrows its clamp range (or its table). An
+/// elementwise clamp commutes with a transpose, so it is also taken through
+/// the layout transpose after an NCHW npu op (ONNX's and PyTorch's form).
 struct FuseClampPattern : OpRewritePattern<tosa::ClampOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::ClampOp clamp,
                                 PatternRewriter &rewriter) const override {
     Operation *producer = clamp.getInput().getDefiningOp();
+    Value replacement = clamp.getInput();
+    if (auto transpose = dyn_cast_if_present<tosa::TransposeOp>(producer);
+        transpose && transpose->hasOneUse())
+      producer = transpose.getInput1().getDefiningOp();
     if (!isNPUOp(producer) || !producer->hasOneUse() ||
-        producer->getResult(0).getType() != clamp.getType())
+        getElementTypeOrSelf(producer->getResult(0).getType()) !=
+            getElementTypeOrSelf(clamp.getType()))
       return failure();
     auto minAttr = dyn_cast<IntegerAttr>(clamp.getMinValAttr());
     auto maxAttr = dyn_cast<IntegerAttr>(clamp.getMaxValAttr());
@@ -700,7 +707,7 @@ struct FuseClampPattern : OpRewritePattern<tosa::ClampOp> {
     } else {
       return failure();
     }
-    rewriter.replaceOp(clamp, producer->getResults());
+    rewriter.replaceOp(clamp, replacement);
     return success();
   }
 };

@@ -1,0 +1,372 @@
+#!/usr/bin/env python3
+"""Writes quantized ONNX test models and their expected outputs.
+
+    onnx_models.py CASE PREFIX
+
+writes PREFIX.onnx, PREFIX.input.bin (the raw input) and, for models that
+run, PREFIX.expected.bin: the raw output computed here with numpy from
+ONNX's definitions as ONNX Runtime computes them (float32 rescales, halves
+to even), independently of qnn-mlir. Weights are deterministic formulas.
+Needs Debian's python3-onnx and python3-numpy.
+"""
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+F32 = np.float32
+
+
+def rng_ints(seed, n, lo, hi):
+    """A small LCG: the same numbers on every machine."""
+    out, s = [], seed
+    for _ in range(n):
+        s = (s * 1103515245 + 12345) % (1 << 31)
+        out.append(lo + (s >> 8) % (hi - lo + 1))
+    return out
+
+
+# --------------------------------------------------------------------------
+# ONNX semantics in numpy
+# --------------------------------------------------------------------------
+
+def storage(dtype):
+    return (0, 255) if dtype == np.uint8 else (-128, 127)
+
+
+def quantize_linear(x, scale, zp, dtype):
+    """QuantizeLinear: rint(x / scale) in float32 (halves to even) + zp."""
+    lo, hi = storage(dtype)
+    q = np.rint(x.astype(F32) / F32(scale)).astype(np.int64) + zp
+    return np.clip(q, lo, hi).astype(dtype)
+
+
+def dequantize_linear(q, scale, zp):
+    return ((q.astype(np.int64) - zp).astype(F32) * F32(scale)).astype(F32)
+
+
+def requantize(acc, in_scale, w_scales, y_scale, y_zp, dtype, axis):
+    """ONNX Runtime's requantize of i32 accumulators: factor =
+    float32(x_scale * w_scale / y_scale) in float32, v = float32(acc) *
+    factor, rint, + zp, saturate."""
+    lo, hi = storage(dtype)
+    factors = (F32(in_scale) * np.asarray(w_scales, dtype=F32)) / F32(y_scale)
+    factors = factors.astype(F32)
+    shape = [1] * acc.ndim
+    shape[axis] = -1
+    if factors.size > 1:
+        factors = factors.reshape(shape)
+    v = acc.astype(np.int32).astype(F32) * factors
+    q = np.rint(v.astype(F32)).astype(np.int64) + y_zp
+    return np.clip(q, lo, hi).astype(dtype)
+
+
+def conv_acc(x, x_zp, w, w_zp, bias, strides, pads, group):
+    """Integer NCHW/OIHW convolution of (x - x_zp) and (w - w_zp); padded
+    positions contribute 0."""
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xc = x.astype(np.int64) - x_zp
+    xc = np.pad(xc, ((0, 0), (0, 0), (pads[0], pads[2]), (pads[1], pads[3])))
+    wc = w.astype(np.int64) - w_zp
+    oh = (h + pads[0] + pads[2] - kh) // strides[0] + 1
+    ow = (wd + pads[1] + pads[3] - kw) // strides[1] + 1
+    out = np.zeros((n, o, oh, ow), dtype=np.int64)
+    og = o // group
+    for oc in range(o):
+        g = oc // og
+        for i in range(kh):
+            for j in range(kw):
+                patch = xc[:, g * cg:(g + 1) * cg,
+                           i:i + strides[0] * oh:strides[0],
+                           j:j + strides[1] * ow:strides[1]]
+                out[:, oc] += np.einsum("nchw,c->nhw", patch, wc[oc, :, i, j])
+    if bias is not None:
+        out += bias.reshape(1, -1, 1, 1)
+    return out
+
+
+def max_pool(x, k, s):
+    n, c, h, w = x.shape
+    oh, ow = (h - k) // s + 1, (w - k) // s + 1
+    out = np.full((n, c, oh, ow), np.iinfo(x.dtype).min, dtype=x.dtype)
+    for i in range(k):
+        for j in range(k):
+            out = np.maximum(out, x[:, :, i:i + s * oh:s, j:j + s * ow:s])
+    return out
+
+
+# --------------------------------------------------------------------------
+# The MobileNet-style block, in both forms
+# --------------------------------------------------------------------------
+
+IN_SCALE, IN_ZP = 0.0078125, 128            # input quantization (u8)
+A_SCALE = 0.05                              # activations after each conv
+W0_SCALE, W0_ZP = 0.02, 120                 # conv 3x3/2, u8 per tensor
+W1_SCALE, W1_ZP = 0.03, 130                 # depthwise 3x3, u8 per tensor
+W2_SCALES = [0.01 + 0.002 * (o % 5) for o in range(16)]   # 1x1, i8 per channel
+FC_SCALES = [0.004 + 0.001 * (o % 3) for o in range(10)]  # dense, i8 per column
+OUT_SCALE, OUT_ZP = 0.1, 100
+
+
+def block_params():
+    w0 = np.array(rng_ints(1, 8 * 3 * 3 * 3, 60, 180), dtype=np.uint8).reshape(8, 3, 3, 3)
+    b0 = np.array(rng_ints(2, 8, -300, 300), dtype=np.int32)
+    w1 = np.array(rng_ints(3, 8 * 1 * 3 * 3, 70, 190), dtype=np.uint8).reshape(8, 1, 3, 3)
+    b1 = np.array(rng_ints(4, 8, -200, 200), dtype=np.int32)
+    w2 = np.array(rng_ints(5, 16 * 8, -100, 100), dtype=np.int8).reshape(16, 8, 1, 1)
+    b2 = np.array(rng_ints(6, 16, -500, 500), dtype=np.int32)
+    fc = np.array(rng_ints(7, 64 * 10, -90, 90), dtype=np.int8).reshape(64, 10)
+    fcb = np.array(rng_ints(8, 10, -1000, 1000), dtype=np.int32)
+    return w0, b0, w1, b1, w2, b2, fc, fcb
+
+
+def block_input():
+    vals = rng_ints(9, 3 * 8 * 8, -1000, 1000)
+    return (np.array(vals, dtype=F32) / F32(800)).reshape(1, 3, 8, 8)
+
+
+def block_expected(x, relu6=False):
+    """relu6: the QDQ form clips the depthwise output at 6.0, i.e. at
+    rint(6 / A_SCALE) = 120 (the operator form has no such clip)."""
+    w0, b0, w1, b1, w2, b2, fc, fcb = block_params()
+    q = quantize_linear(x, IN_SCALE, IN_ZP, np.uint8)
+    a0 = requantize(conv_acc(q, IN_ZP, w0, W0_ZP, b0, [2, 2], [1, 1, 1, 1], 1),
+                    IN_SCALE, [W0_SCALE], A_SCALE, 0, np.uint8, 1)
+    a1 = requantize(conv_acc(a0, 0, w1, W1_ZP, b1, [1, 1], [1, 1, 1, 1], 8),
+                    A_SCALE, [W1_SCALE], A_SCALE, 0, np.uint8, 1)
+    if relu6:
+        a1 = np.minimum(a1, np.uint8(round(6.0 / A_SCALE)))
+    a2 = requantize(conv_acc(a1, 0, w2, 0, b2, [1, 1], [0, 0, 0, 0], 1),
+                    A_SCALE, W2_SCALES, A_SCALE, 0, np.uint8, 1)
+    p = max_pool(a2, 2, 2)                        # [1, 16, 2, 2]
+    flat = p.reshape(1, 64)
+    acc = (flat.astype(np.int64)) @ fc.astype(np.int64) + fcb
+    y = requantize(acc, A_SCALE, FC_SCALES, OUT_SCALE, OUT_ZP, np.uint8, 1)
+    return dequantize_linear(y, OUT_SCALE, OUT_ZP)
+
+
+def scalar(name, value, dtype):
+    return numpy_helper.from_array(np.array(value, dtype=dtype), name)
+
+
+def vector(name, values, dtype):
+    return numpy_helper.from_array(np.array(values, dtype=dtype), name)
+
+
+def common_initializers():
+    return [scalar("in_s", IN_SCALE, F32), scalar("in_zp", IN_ZP, np.uint8),
+            scalar("a_s", A_SCALE, F32), scalar("a_zp", 0, np.uint8),
+            scalar("w0_s", W0_SCALE, F32), scalar("w0_zp", W0_ZP, np.uint8),
+            scalar("w1_s", W1_SCALE, F32), scalar("w1_zp", W1_ZP, np.uint8),
+            vector("w2_s", W2_SCALES, F32), vector("w2_zp", [0] * 16, np.int8),
+            vector("fc_s", FC_SCALES, F32), vector("fc_zp", [0] * 10, np.int8),
+            scalar("out_s", OUT_SCALE, F32), scalar("out_zp", OUT_ZP, np.uint8)]
+
+
+def qlinear_block():
+    """Operator form: QuantizeLinear, QLinearConv x3, MaxPool, Reshape, the
+    classifier as a 1x1 QLinearConv (QLinearMatMul has no bias input),
+    Flatten, DequantizeLinear."""
+    w0, b0, w1, b1, w2, b2, fc, fcb = block_params()
+    inits = common_initializers() + [
+        numpy_helper.from_array(w0, "w0"), numpy_helper.from_array(b0, "b0"),
+        numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
+        numpy_helper.from_array(w2, "w2"), numpy_helper.from_array(b2, "b2"),
+        # The dense layer as a 1x1 QLinearConv on [1, 64, 1, 1]: QLinearMatMul
+        # has no bias input.
+        numpy_helper.from_array(fc.T.reshape(10, 64, 1, 1).copy(), "fcw"),
+        numpy_helper.from_array(fcb, "fcb"),
+        numpy_helper.from_array(np.array([1, 64, 1, 1], dtype=np.int64), "shape4"),
+        numpy_helper.from_array(np.array([1, 10], dtype=np.int64), "shape2"),
+    ]
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "in_s", "in_zp", "w0", "w0_s", "w0_zp",
+                                         "a_s", "a_zp", "b0"], ["c0"],
+                         name="conv0", strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("QLinearConv", ["c0", "a_s", "a_zp", "w1", "w1_s", "w1_zp",
+                                         "a_s", "a_zp", "b1"], ["c1"],
+                         name="dw1", pads=[1, 1, 1, 1], group=8),
+        helper.make_node("QLinearConv", ["c1", "a_s", "a_zp", "w2", "w2_s", "w2_zp",
+                                         "a_s", "a_zp", "b2"], ["c2"], name="pw2"),
+        helper.make_node("MaxPool", ["c2"], ["p"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Reshape", ["p", "shape4"], ["p4"]),
+        helper.make_node("QLinearConv", ["p4", "a_s", "a_zp", "fcw", "fc_s", "fc_zp",
+                                         "out_s", "out_zp", "fcb"], ["fcq4"], name="fc"),
+        helper.make_node("Flatten", ["fcq4"], ["fcq"]),
+        helper.make_node("DequantizeLinear", ["fcq", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, inits, [1, 3, 8, 8], [1, 10])
+
+
+def qdq_block():
+    """QDQ form of the same network (PyTorch's/ONNX Runtime's quantized
+    export): DequantizeLinear -> float Conv/Gemm -> Relu/Clip ->
+    QuantizeLinear."""
+    w0, b0, w1, b1, w2, b2, fc, fcb = block_params()
+    inits = common_initializers() + [
+        numpy_helper.from_array(w0, "w0"), numpy_helper.from_array(b0, "b0"),
+        numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(b1, "b1"),
+        numpy_helper.from_array(w2, "w2"), numpy_helper.from_array(b2, "b2"),
+        numpy_helper.from_array(fc.T.copy(), "fc"),
+        numpy_helper.from_array(fcb, "fcb"),
+        scalar("b0_s", IN_SCALE * W0_SCALE, F32), scalar("b1_s", A_SCALE * W1_SCALE, F32),
+        vector("b2_s", [A_SCALE * s for s in W2_SCALES], F32),
+        vector("fcb_s", [A_SCALE * s for s in FC_SCALES], F32),
+        vector("zp16", [0] * 16, np.int32), vector("zp10", [0] * 10, np.int32),
+        scalar("zp0", 0, np.int32),
+        scalar("six", 6.0, F32), scalar("zero", 0.0, F32),
+    ]
+    dq = lambda i, s, z, o, axis=1: helper.make_node(
+        "DequantizeLinear", [i, s, z], [o], axis=axis)
+    q = lambda i, s, z, o: helper.make_node("QuantizeLinear", [i, s, z], [o])
+    nodes = [
+        q("x", "in_s", "in_zp", "xq"), dq("xq", "in_s", "in_zp", "xf"),
+        dq("w0", "w0_s", "w0_zp", "w0f"), dq("b0", "b0_s", "zp0", "b0f"),
+        helper.make_node("Conv", ["xf", "w0f", "b0f"], ["c0f"], name="conv0",
+                         strides=[2, 2], pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c0f"], ["r0"]),
+        q("r0", "a_s", "a_zp", "c0"), dq("c0", "a_s", "a_zp", "c0d"),
+        dq("w1", "w1_s", "w1_zp", "w1f"), dq("b1", "b1_s", "zp0", "b1f"),
+        helper.make_node("Conv", ["c0d", "w1f", "b1f"], ["c1f"], name="dw1",
+                         pads=[1, 1, 1, 1], group=8),
+        helper.make_node("Clip", ["c1f", "zero", "six"], ["r1"]),
+        q("r1", "a_s", "a_zp", "c1"), dq("c1", "a_s", "a_zp", "c1d"),
+        dq("w2", "w2_s", "w2_zp", "w2f", axis=0), dq("b2", "b2_s", "zp16", "b2f", axis=0),
+        helper.make_node("Conv", ["c1d", "w2f", "b2f"], ["c2f"], name="pw2"),
+        q("c2f", "a_s", "a_zp", "c2"), dq("c2", "a_s", "a_zp", "c2d"),
+        helper.make_node("MaxPool", ["c2d"], ["pf"], kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("Flatten", ["pf"], ["flatf"]),
+        q("flatf", "a_s", "a_zp", "flat"), dq("flat", "a_s", "a_zp", "flatd"),
+        dq("fc", "fc_s", "fc_zp", "fcf", axis=0), dq("fcb", "fcb_s", "zp10", "fcbf", axis=0),
+        helper.make_node("Gemm", ["flatd", "fcf", "fcbf"], ["gf"], name="fc", transB=1),
+        q("gf", "out_s", "out_zp", "g"), dq("g", "out_s", "out_zp", "y"),
+    ]
+    return make_model(nodes, inits, [1, 3, 8, 8], [1, 10])
+
+
+def make_model(nodes, inits, in_shape, out_shape, in_type=TensorProto.FLOAT,
+               out_type=TensorProto.FLOAT, opset=13):
+    graph = helper.make_graph(
+        nodes, "qnn_test", [helper.make_tensor_value_info("x", in_type, in_shape)],
+        [helper.make_tensor_value_info("y", out_type, out_shape)], inits)
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)],
+                             producer_name="qnn-mlir onnx_models.py")
+
+
+# --------------------------------------------------------------------------
+# Integer ops and rounding ties
+# --------------------------------------------------------------------------
+
+def integer_ops():
+    """ConvInteger (u8, zero points) feeding nothing else: i32 output."""
+    w = np.array(rng_ints(11, 4 * 2 * 3 * 3, 0, 255), dtype=np.uint8).reshape(4, 2, 3, 3)
+    inits = [numpy_helper.from_array(w, "w"), scalar("xzp", 100, np.uint8),
+             scalar("wzp", 128, np.uint8)]
+    nodes = [helper.make_node("ConvInteger", ["x", "w", "xzp", "wzp"], ["y"],
+                              pads=[1, 0, 1, 2], strides=[1, 2])]
+    return make_model(nodes, inits, [1, 2, 5, 6], [1, 4, 5, 4],
+                      in_type=TensorProto.UINT8, out_type=TensorProto.INT32)
+
+
+def integer_ops_expected(x):
+    w = np.array(rng_ints(11, 4 * 2 * 3 * 3, 0, 255), dtype=np.uint8).reshape(4, 2, 3, 3)
+    return conv_acc(x, 100, w, 128, None, [1, 2], [1, 0, 1, 2], 1).astype(np.int32)
+
+
+def ties():
+    """QuantizeLinear and QLinearMatMul on halves: ONNX rounds them to even,
+    TFLite away from zero / upward."""
+    b = np.array([[1], [1]], dtype=np.int8)            # y = a0 + a1
+    inits = [scalar("s", 0.5, F32), scalar("zp", 0, np.int8),
+             numpy_helper.from_array(b, "b"), scalar("bs", 1.0, F32),
+             scalar("bzp", 0, np.int8), scalar("ys", 2.0, F32),
+             scalar("yzp", 0, np.int8)]
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["xq"]),
+             helper.make_node("Reshape", ["xq", "shape"], ["xq2"]),
+             helper.make_node("QLinearMatMul", ["xq2", "s", "zp", "b", "bs", "bzp",
+                                                "ys", "yzp"], ["y"])]
+    inits.append(numpy_helper.from_array(np.array([4, 2], dtype=np.int64), "shape"))
+    return make_model(nodes, inits, [8], [4, 1], out_type=TensorProto.INT8)
+
+
+TIES_INPUT = np.array([0.25, 0.5, 0.75, 0.5, -0.25, -0.5, 1.25, 0.0], dtype=F32)
+
+
+def ties_expected(x):
+    q = quantize_linear(x, 0.5, 0, np.int8).reshape(4, 2)
+    acc = q.astype(np.int64).sum(axis=1, keepdims=True)
+    return requantize(acc, 0.5, [1.0], 2.0, 0, np.int8, 1)
+
+
+# --------------------------------------------------------------------------
+# Malformed and unsupported models
+# --------------------------------------------------------------------------
+
+def unsupported():
+    nodes = [helper.make_node("Softmax", ["x"], ["s"]),
+             helper.make_node("QLinearAdd", ["s", "x"], ["a"], domain="com.microsoft"),
+             helper.make_node("Softmax", ["a"], ["y"])]
+    return make_model(nodes, [], [1, 4], [1, 4])
+
+
+def dynamic():
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["y"])]
+    graph = helper.make_graph(
+        nodes, "g", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, ["N", 4])],
+        [scalar("s", 0.5, F32), scalar("zp", 0, np.uint8)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def zero_scale():
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["y"], name="q")]
+    return make_model(nodes, [scalar("s", 0.0, F32), scalar("zp", 0, np.uint8)],
+                      [1, 4], [1, 4], out_type=TensorProto.UINT8)
+
+
+def short_initializer():
+    t = numpy_helper.from_array(np.zeros((8, 3, 3, 3), dtype=np.uint8), "w")
+    t.raw_data = t.raw_data[:100]
+    nodes = [helper.make_node("ConvInteger", ["x", "w"], ["y"])]
+    return make_model(nodes, [t], [1, 3, 5, 5], [1, 8, 3, 3],
+                      in_type=TensorProto.UINT8, out_type=TensorProto.INT32)
+
+
+def float_conv():
+    w = numpy_helper.from_array(np.ones((2, 1, 1, 1), dtype=F32), "w")
+    nodes = [helper.make_node("Conv", ["x", "w"], ["y"], name="plain")]
+    return make_model(nodes, [w], [1, 1, 2, 2], [1, 2, 2, 2])
+
+
+CASES = {
+    "qlinear_block": (qlinear_block, block_input, block_expected),
+    "qdq_block": (qdq_block, block_input, lambda x: block_expected(x, relu6=True)),
+    "integer_ops": (integer_ops,
+                    lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
+                    integer_ops_expected),
+    "ties": (ties, lambda: TIES_INPUT, ties_expected),
+    "unsupported": (unsupported, None, None),
+    "dynamic": (dynamic, None, None),
+    "zero_scale": (zero_scale, None, None),
+    "short_initializer": (short_initializer, None, None),
+    "float_conv": (float_conv, None, None),
+}
+
+
+def main():
+    case, prefix = sys.argv[1], sys.argv[2]
+    build, make_input, expected = CASES[case]
+    model = build()
+    with open(prefix + ".onnx", "wb") as f:
+        f.write(model.SerializeToString())
+    if make_input:
+        x = make_input()
+        x.tofile(prefix + ".input.bin")
+        expected(x).tofile(prefix + ".expected.bin")
+
+
+if __name__ == "__main__":
+    main()
