@@ -5,6 +5,7 @@
 #include "NPU/Transforms/Passes.h"
 #include "QNN/Compiler/Compiler.h"
 #include "QNN/Conversion/Passes.h"
+#include "QNN/Target/ONNX/ONNXImport.h"
 #include "QNN/Target/TFLite/TFLiteImport.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -15,6 +16,7 @@ using namespace mlir;
 void qnn::registerAllDialects(DialectRegistry &registry) {
   registerCompilerDialects(registry);
   registerTFLiteImportDialects(registry);
+  registerONNXImportDialects(registry);
 }
 
 void qnn::registerAllPasses() {

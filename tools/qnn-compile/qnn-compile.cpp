@@ -38,7 +38,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory compileCategory("qnn-compile options");
 
 static cl::opt<std::string>
-    inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
+    inputFile(cl::Positional, cl::desc("<program.mlir, model.tflite or model.onnx>"),
               cl::Required, cl::cat(compileCategory));
 static cl::opt<std::string> objectFile("o", cl::desc("Object file to write"),
                                        cl::value_desc("file.o"),

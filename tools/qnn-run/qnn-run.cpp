@@ -53,7 +53,7 @@ namespace cl = llvm::cl;
 static cl::OptionCategory runCategory("qnn-run options");
 
 static cl::opt<std::string>
-    inputFile(cl::Positional, cl::desc("<program.mlir or model.tflite>"),
+    inputFile(cl::Positional, cl::desc("<program.mlir, model.tflite or model.onnx>"),
               cl::Required, cl::cat(runCategory));
 static cl::opt<bool> reference("reference",
                                cl::desc("Run with the reference evaluator"),

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QNN/Target/TFLite/TFLiteImport.h"
+#include "QNN/Target/ONNX/ONNXImport.h"
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Target/TFLite/schema_subset_generated.h"
@@ -1927,6 +1928,8 @@ OwningOpRef<ModuleOp> mlir::qnn::loadProgramFile(StringRef path,
   }
   if (path.ends_with(".tflite"))
     return importTFLite(file->getBuffer(), context, path, options);
+  if (path.ends_with(".onnx"))
+    return importONNX(file->getBuffer(), context, path);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }

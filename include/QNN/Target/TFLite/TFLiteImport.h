@@ -60,8 +60,8 @@ OwningOpRef<ModuleOp> importTFLite(llvm::StringRef buffer, MLIRContext *context,
                                    llvm::StringRef sourceName = "<tflite>",
                                    const TFLiteImportOptions &options = {});
 
-/// Loads the program a tool is given: a `.tflite` file is imported, any
-/// other file is parsed as MLIR into `sourceMgr` (whose diagnostic handler
+/// Loads the program a tool is given: a `.tflite` or `.onnx` file is
+/// imported (importTFLite, importONNX), any other file is parsed as MLIR into `sourceMgr` (whose diagnostic handler
 /// reports parse errors). If the file cannot be read, prints
 /// "<toolName>: <reason>" to stderr. Returns null on any failure.
 OwningOpRef<ModuleOp> loadProgramFile(llvm::StringRef path,
