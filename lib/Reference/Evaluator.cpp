@@ -424,11 +424,21 @@ static void registerQNNOps(Evaluator &e) {
                                op.getOutputScale().convertToFloat(),
                                static_cast<int32_t>(op.getOutputZeroPoint()));
     math::RoundingRule rule = toRoundingRule(op.getRounding());
-    for (int64_t i = 0; i < r.numElements(); ++i)
+    for (int64_t i = 0; i < r.numElements(); ++i) {
+      int64_t lhs = in[0].ints[broadcastIndex(in[0], r.shape, i)];
+      int64_t rhs = in[1].ints[broadcastIndex(in[1], r.shape, i)];
       r.ints[i] =
-          math::addQuantized(in[0].ints[broadcastIndex(in[0], r.shape, i)],
-                             in[1].ints[broadcastIndex(in[1], r.shape, i)], p,
-                             qmin, qmax, rule);
+          rule == math::RoundingRule::ONNX
+              ? math::addQuantizedONNX(
+                    lhs, rhs, op.getLhsScale().convertToFloat(),
+                    static_cast<int32_t>(op.getLhsZeroPoint()),
+                    op.getRhsScale().convertToFloat(),
+                    static_cast<int32_t>(op.getRhsZeroPoint()),
+                    op.getOutputScale().convertToFloat(),
+                    static_cast<int32_t>(op.getOutputZeroPoint()), qmin,
+                    qmax, subtract)
+              : math::addQuantized(lhs, rhs, p, qmin, qmax, rule);
+    }
     out.push_back(std::move(r));
     return success();
   };

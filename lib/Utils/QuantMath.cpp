@@ -142,6 +142,18 @@ int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
   return std::clamp(y, qmin, qmax);
 }
 
+int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
+                         int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                         float outScale, int32_t outZp, int64_t qmin,
+                         int64_t qmax, bool subtract) {
+  float a = lhsScale * static_cast<float>(lhs - lhsZp);
+  float b = rhsScale * static_cast<float>(rhs - rhsZp);
+  float v = (subtract ? a - b : a + b) / outScale;
+  const float limit = 4611686018427387904.0f; // 2^62
+  float r = std::clamp(std::nearbyint(v), -limit, limit);
+  return std::clamp(static_cast<int64_t>(r) + outZp, qmin, qmax);
+}
+
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
                       int64_t qmax, bool halfToEven) {
   if (std::isnan(x))

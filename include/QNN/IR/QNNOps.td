@@ -239,8 +239,11 @@ class QNN_BinaryOp<string mnemonic, string arith> : QNN_Op<mnemonic, [Pure]> {
     shapes broadcast as in NumPy (dimensions of size 1 stretch) to the
     result shape. `rounding` selects the rescale of TFLite's kernel:
     `tflite` (double rounding, the default) or `tflite_single` (TFLite built
-    with TFLITE_SINGLE_ROUNDING, as its 2.x runtimes are); TVM's rules, which
-    compute a different sequence, are not accepted here.
+    with TFLITE_SINGLE_ROUNDING, as its 2.x runtimes are); `qnn.add` and
+    `qnn.subtract` also take `onnx`, ONNX's QLinearAdd sequence in float32
+    (`a = lhs_scale * float(lhs - lhs_zp)`, `b` likewise, `nearbyint((a +- b)
+    / output_scale) + output_zp`, saturated); TVM's rules, which compute a
+    different sequence, are not accepted here.
   }];
 }
 

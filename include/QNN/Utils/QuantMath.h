@@ -138,6 +138,16 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
 AddParams computeSubParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
 /// TFLite's ADD with the rescales of `rule` (`TFLite` or `TFLiteSingle`).
+/// ONNX's QLinearAdd (ONNX Runtime's reference kernel, MLAS
+/// MlasQLinearAddKernelRawHelper): a = lhsScale * float(lhs - lhsZp) and
+/// b = rhsScale * float(rhs - rhsZp) in float32, nearbyint((a +- b) /
+/// outScale) + outZp, saturated. (ONNX Runtime's AVX2 kernel rescales in
+/// fixed point instead and can differ by one.)
+int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
+                         int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                         float outScale, int32_t outZp, int64_t qmin,
+                         int64_t qmax, bool subtract);
+
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
                      int64_t qmax, RoundingRule rule = RoundingRule::TFLite);
 

@@ -61,6 +61,18 @@ inline LogicalResult verifyTFLiteRounding(Operation *op, Rounding rounding) {
          << stringifyRounding(rounding);
 }
 
+/// ADD and SUB: TFLite's fixed-point sequence (either TFLite rule) or
+/// ONNX's float32 sequence (QLinearAdd: dequantize, add, quantize).
+inline LogicalResult verifyAddRounding(Operation *op, Rounding rounding) {
+  if (rounding == Rounding::tflite || rounding == Rounding::tflite_single ||
+      rounding == Rounding::onnx)
+    return success();
+  return op->emitOpError()
+         << "'rounding' must be tflite or tflite_single (TFLite's sequence) "
+            "or onnx (ONNX's float32 sequence), got "
+         << stringifyRounding(rounding);
+}
+
 inline math::RoundingRule toRoundingRule(Rounding rounding) {
   switch (rounding) {
   case Rounding::tflite:

@@ -1104,9 +1104,37 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
       Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
       Value out;
-      if constexpr (!std::is_same_v<BinaryOp, MulOp>) {
+      constexpr bool subtract = std::is_same_v<BinaryOp, SubtractOp>;
+      if (op.getRounding() == Rounding::onnx) {
+        // ONNX's QLinearAdd (qmath::addQuantizedONNX) in float32.
+        Type f32 = b.getF32Type();
+        auto f32Const = [&](float v) {
+          return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v))
+              .getResult();
+        };
+        auto real = [&](Value x, int32_t zp, float scale) -> Value {
+          Value centered =
+              arith::SubIOp::create(b, l, x, intConst(b, l, i32, zp));
+          return arith::MulFOp::create(
+              b, l, f32Const(scale),
+              arith::SIToFPOp::create(b, l, f32, centered));
+        };
+        Value lhsReal = real(lhs, lhsZp, lhsScale);
+        Value rhsReal = real(rhs, rhsZp, rhsScale);
+        Value sum = subtract
+                        ? arith::SubFOp::create(b, l, lhsReal, rhsReal)
+                              .getResult()
+                        : arith::AddFOp::create(b, l, lhsReal, rhsReal)
+                              .getResult();
+        Value v = mlir::math::RoundEvenOp::create(
+            b, l, arith::DivFOp::create(b, l, sum, f32Const(outScale)));
+        const float limit = 4611686018427387904.0f; // 2^62
+        v = arith::MaximumFOp::create(b, l, v, f32Const(-limit));
+        v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
+        out = arith::AddIOp::create(b, l, arith::FPToSIOp::create(b, l, i64, v),
+                                    intConst(b, l, i64, outZp));
+      } else if constexpr (!std::is_same_v<BinaryOp, MulOp>) {
         // ADD, and SUB with the rhs multiplier negated.
-        constexpr bool subtract = std::is_same_v<BinaryOp, SubtractOp>;
         qmath::AddParams p =
             (subtract ? qmath::computeSubParams : qmath::computeAddParams)(
                 lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);

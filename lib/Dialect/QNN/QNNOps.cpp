@@ -588,7 +588,7 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
 /// ADD and SUB: TFLite's sequence.
 template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
   if (failed(verifyBinary(op)) ||
-      failed(verifyTFLiteRounding(op, op.getRounding())))
+      failed(verifyAddRounding(op, op.getRounding())))
     return failure();
   return verifyAddOutputMultiplier(op, op.getLhsScale().convertToDouble(),
                                    op.getRhsScale().convertToDouble(),

@@ -208,6 +208,16 @@ private:
   LogicalResult importQLinearMatMul();
   LogicalResult importIntegerOp(bool conv);
   LogicalResult importQDQ(bool conv, bool gemm);
+  LogicalResult importQLinearAdd();
+  LogicalResult importQDQAdd();
+  FailureOr<Value> emitAdd(Value a, const QParams &aq, Value b,
+                           const QParams &bq, const QParams &cq);
+  /// The QuantizeLinear (through at most one Relu/Clip) that is the only
+  /// consumer of `out`; -1 if there is none.
+  int findQuantizeConsumer(StringRef out, const onnx::NodeProto *&activation,
+                           int &actIndex);
+  FailureOr<QParams> quantizeParams(const onnx::NodeProto &quant);
+  LogicalResult bindNodeOutput(int index, Value v);
   LogicalResult importMaxPool();
   LogicalResult importReshape(bool flatten);
   LogicalResult importTranspose();
@@ -1162,47 +1172,16 @@ LogicalResult Importer::importQDQ(bool conv, bool gemm) {
             << "only: its inputs must come from DequantizeLinear";
     return failure();
   }
-  // The single consumer chain: [Relu | Clip] -> QuantizeLinear.
   const onnx::NodeProto *activation = nullptr;
   int actIndex = -1;
-  std::string out = node->output(0);
-  auto single = [&](StringRef name) -> int {
-    auto u = uses.find(name);
-    auto c = consumer.find(name);
-    return u != uses.end() && u->second == 1 && c != consumer.end()
-               ? c->second
-               : -1;
-  };
-  int next = single(out);
-  if (next >= 0 && (graph->node(next).op_type() == "Relu" ||
-                    graph->node(next).op_type() == "Clip")) {
-    activation = &graph->node(next);
-    actIndex = next;
-    next = activation->output_size() == 1 ? single(activation->output(0))
-                                          : -1;
-  }
-  if (next < 0 || graph->node(next).op_type() != "QuantizeLinear" ||
-      graph->node(next).input(0) !=
-          (activation ? activation->output(0) : out)) {
+  int next = findQuantizeConsumer(node->output(0), activation, actIndex);
+  if (next < 0) {
     error() << "float " << node->op_type() << " is supported in QDQ form "
             << "only: its output must feed one QuantizeLinear (through at "
             << "most one Relu or Clip)";
     return failure();
   }
-  const onnx::NodeProto &quant = graph->node(next);
-  if (quant.input_size() < 2 || quant.output_size() != 1) {
-    error() << "malformed QuantizeLinear node " << next;
-    return failure();
-  }
-  FailureOr<int64_t> qAxis = [&]() -> FailureOr<int64_t> {
-    for (const auto &a : quant.attribute())
-      if (a.name() == "axis")
-        return a.i();
-    return 1;
-  }();
-  FailureOr<QParams> yq =
-      readQParams(quant.input(1), quant.input_size() > 2 ? quant.input(2) : "",
-                  kUInt8, *qAxis, "QuantizeLinear");
+  FailureOr<QParams> yq = quantizeParams(graph->node(next));
   if (failed(yq))
     return failure();
   FailureOr<Value> xv = getValue(x->input);
@@ -1246,15 +1225,168 @@ LogicalResult Importer::importQDQ(bool conv, bool gemm) {
     done.insert(actIndex);
   }
   done.insert(next);
-  // Bind the QuantizeLinear's output.
+  return bindNodeOutput(next, *y);
+}
+
+int Importer::findQuantizeConsumer(StringRef out,
+                                   const onnx::NodeProto *&activation,
+                                   int &actIndex) {
+  auto single = [&](StringRef name) -> int {
+    auto u = uses.find(name);
+    auto c = consumer.find(name);
+    return u != uses.end() && u->second == 1 && c != consumer.end()
+               ? c->second
+               : -1;
+  };
+  activation = nullptr;
+  actIndex = -1;
+  int next = single(out);
+  if (next >= 0 && (graph->node(next).op_type() == "Relu" ||
+                    graph->node(next).op_type() == "Clip") &&
+      graph->node(next).input_size() >= 1 &&
+      graph->node(next).input(0) == out) {
+    activation = &graph->node(next);
+    actIndex = next;
+    next = activation->output_size() == 1 ? single(activation->output(0))
+                                          : -1;
+  }
+  if (next < 0 || graph->node(next).op_type() != "QuantizeLinear" ||
+      graph->node(next).input_size() < 2 ||
+      graph->node(next).output_size() != 1 ||
+      graph->node(next).input(0) !=
+          (activation ? activation->output(0) : out.str()))
+    return -1;
+  return next;
+}
+
+FailureOr<QParams> Importer::quantizeParams(const onnx::NodeProto &quant) {
+  int64_t axis = 1;
+  for (const auto &a : quant.attribute())
+    if (a.name() == "axis" && a.type() == onnx::AttributeProto::INT)
+      axis = a.i();
+  return readQParams(quant.input(1),
+                     quant.input_size() > 2 ? quant.input(2) : "", kUInt8,
+                     axis, "QuantizeLinear");
+}
+
+LogicalResult Importer::bindNodeOutput(int index, Value v) {
   const onnx::NodeProto *saved = node;
   int savedIndex = nodeIndex;
-  node = &quant;
-  nodeIndex = next;
-  LogicalResult r = setOutput(0, *y);
+  node = &graph->node(index);
+  nodeIndex = index;
+  LogicalResult r = setOutput(0, v);
   node = saved;
   nodeIndex = savedIndex;
   return r;
+}
+
+/// qnn.add in ONNX's float32 sequence, with NumPy broadcasting (the lower
+/// rank operand gets leading 1s).
+FailureOr<Value> Importer::emitAdd(Value a, const QParams &aq, Value b,
+                                   const QParams &bq, const QParams &cq) {
+  if (!aq.perTensor() || !bq.perTensor() || !cq.perTensor()) {
+    error() << "Add operands and result must be quantized per tensor";
+    return failure();
+  }
+  Type elem = typeOf(a).getElementType();
+  if (typeOf(b).getElementType() != elem || elementType(cq.storage) != elem ||
+      !elem.isInteger(8)) {
+    error() << "Add operands and result must share one 8-bit type";
+    return failure();
+  }
+  auto expand = [&](Value v, int64_t rank) -> Value {
+    auto t = typeOf(v);
+    if (t.getRank() == rank)
+      return v;
+    SmallVector<int64_t> shape(rank - t.getRank(), 1);
+    llvm::append_range(shape, t.getShape());
+    auto type = RankedTensorType::get(shape, elem);
+    auto shapeType =
+        RankedTensorType::get({rank}, builder.getIntegerType(64));
+    Value s = arith::ConstantOp::create(
+        builder, loc, DenseIntElementsAttr::get(shapeType, shape));
+    return tensor::ReshapeOp::create(builder, loc, type, v, s).getResult();
+  };
+  int64_t rank = std::max(typeOf(a).getRank(), typeOf(b).getRank());
+  a = expand(a, rank);
+  b = expand(b, rank);
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t x = typeOf(a).getDimSize(i), y = typeOf(b).getDimSize(i);
+    if (x != y && x != 1 && y != 1) {
+      error() << "Add operands " << typeOf(a) << " and " << typeOf(b)
+              << " do not broadcast";
+      return failure();
+    }
+    shape.push_back(std::max(x, y));
+  }
+  auto type = RankedTensorType::get(shape, elem);
+  return AddOp::create(builder, loc, type, a, b,
+                       builder.getF32FloatAttr(aq.scales[0]),
+                       builder.getI32IntegerAttr(aq.zeroPoints[0]),
+                       builder.getF32FloatAttr(bq.scales[0]),
+                       builder.getI32IntegerAttr(bq.zeroPoints[0]),
+                       builder.getF32FloatAttr(cq.scales[0]),
+                       builder.getI32IntegerAttr(cq.zeroPoints[0]),
+                       RoundingAttr::get(context, Rounding::onnx))
+      .getResult();
+}
+
+/// com.microsoft.QLinearAdd: A, A_scale, A_zp, B, B_scale, B_zp, C_scale,
+/// C_zp (zero points optional).
+LogicalResult Importer::importQLinearAdd() {
+  if (failed(checkArity(7, 8, 1)))
+    return failure();
+  FailureOr<Value> a = getValue(input(0));
+  FailureOr<Value> b = getValue(input(3));
+  if (failed(a) || failed(b))
+    return failure();
+  int32_t storage =
+      typeOf(*a).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+  FailureOr<QParams> aq = readQParams(input(1), input(2), storage, 1, "A");
+  FailureOr<QParams> bq = readQParams(input(4), input(5), storage, 1, "B");
+  FailureOr<QParams> cq = readQParams(input(6), input(7), storage, 1, "C");
+  if (failed(aq) || failed(bq) || failed(cq))
+    return failure();
+  FailureOr<Value> c = emitAdd(*a, *aq, *b, *bq, *cq);
+  if (failed(c))
+    return failure();
+  return setOutput(0, *c);
+}
+
+/// DequantizeLinear x2 -> Add -> [Relu | Clip] -> QuantizeLinear.
+LogicalResult Importer::importQDQAdd() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  auto la = lazy.find(input(0)), lb = lazy.find(input(1));
+  const onnx::NodeProto *activation = nullptr;
+  int actIndex = -1;
+  int next = la != lazy.end() && lb != lazy.end()
+                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
+                 : -1;
+  if (next < 0) {
+    error() << "float Add is supported in QDQ form only: DequantizeLinear "
+            << "inputs and one QuantizeLinear consumer (through at most one "
+            << "Relu or Clip)";
+    return failure();
+  }
+  Lazy a = la->second, b = lb->second;
+  FailureOr<QParams> cq = quantizeParams(graph->node(next));
+  FailureOr<Value> av = getValue(a.input);
+  FailureOr<Value> bv = getValue(b.input);
+  if (failed(cq) || failed(av) || failed(bv))
+    return failure();
+  FailureOr<Value> c = emitAdd(*av, a.q, *bv, b.q, *cq);
+  if (failed(c))
+    return failure();
+  if (activation) {
+    c = clampActivation(*c, *cq, *activation);
+    if (failed(c))
+      return failure();
+    done.insert(actIndex);
+  }
+  done.insert(next);
+  return bindNodeOutput(next, *c);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1484,7 +1616,14 @@ const llvm::StringSet<> &supportedOps() {
       "QuantizeLinear", "DequantizeLinear", "QLinearConv", "QLinearMatMul",
       "ConvInteger",    "MatMulInteger",    "Conv",        "MatMul",
       "Gemm",           "Relu",             "Clip",        "MaxPool",
-      "Reshape",        "Flatten",          "Transpose",   "Constant"};
+      "Reshape",        "Flatten",          "Transpose",   "Constant",
+      "Add"};
+  return ops;
+}
+
+/// ONNX Runtime's contrib ops the importer knows (domain com.microsoft).
+const llvm::StringSet<> &supportedContribOps() {
+  static const llvm::StringSet<> ops = {"QLinearAdd"};
   return ops;
 }
 
@@ -1495,6 +1634,9 @@ LogicalResult Importer::checkSupported(const onnx::GraphProto &g) {
     const onnx::NodeProto &n = g.node(i);
     bool defaultDomain = n.domain().empty() || n.domain() == "ai.onnx";
     if (defaultDomain && supportedOps().contains(n.op_type()))
+      continue;
+    if (n.domain() == "com.microsoft" &&
+        supportedContribOps().contains(n.op_type()))
       continue;
     std::string key = defaultDomain ? n.op_type()
                                     : n.domain() + "." + n.op_type();
@@ -1538,8 +1680,14 @@ LogicalResult Importer::importNode() {
     constants[name] = std::move(*c);
     return success();
   }
+  if (node->domain() == "com.microsoft") {
+    if (op == "QLinearAdd")
+      return importQLinearAdd();
+  }
   if (op == "QuantizeLinear")
     return importQuantize();
+  if (op == "Add")
+    return importQDQAdd();
   if (op == "DequantizeLinear")
     return importDequantize();
   if (op == "QLinearConv")

@@ -588,7 +588,7 @@ func.func @add_huge_multiplier(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -
 // -----
 
 func.func @add_tvm_rounding(%a: tensor<1x4x4x8xi8>, %b: tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8> {
-  // expected-error @+1 {{'npu.add' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got tonearest}}
+  // expected-error @+1 {{'npu.add' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX's float32 sequence), got tonearest}}
   %0 = npu.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = 0 : i32, output_scale = 0.5 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tonearest>, act_min = -128 : i32, act_max = 127 : i32} : (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) -> tensor<1x4x4x8xi8>
   return %0 : tensor<1x4x4x8xi8>
 }

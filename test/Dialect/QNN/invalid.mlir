@@ -694,7 +694,7 @@ func.func @leaky_relu_huge_multiplier(%a: tensor<4xi8>) -> tensor<4xi8> {
 
 // TVM's rules belong to TVM's add sequence, which qnn.add does not compute.
 func.func @add_tvm_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qnn.add' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got upward}}
+  // expected-error @+1 {{'qnn.add' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX's float32 sequence), got upward}}
   %0 = qnn.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }

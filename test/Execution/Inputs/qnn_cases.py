@@ -438,7 +438,15 @@ def case_binary(kind, t, rule="tflite"):
         for j in range(3):
             for k in range(4):
                 x, y = a[(i * 3 + j) * 4 + k], b[j]
-                if kind in ("add", "subtract"):
+                if rule == "onnx":
+                    # ONNX's QLinearAdd in float32: dequantize both,
+                    # add/subtract, divide by the output scale, round
+                    # half to even (Python's round).
+                    xa = f32(ls * f32(x - lz))
+                    yb = f32(rs * f32(y - rz))
+                    s = f32(xa - yb) if kind == "subtract" else f32(xa + yb)
+                    v = round(f32(s / os_)) + oz
+                elif kind in ("add", "subtract"):
                     # TFLite's SUB is ADD with the rhs multiplier negated.
                     twice = 2.0 * max(ls, rs)
                     lm, lsft = quantize_multiplier(ls / twice)
@@ -682,6 +690,9 @@ CASES = {
     "subtract_u8": lambda: case_binary("subtract", "ui8"),
     "subtract_i8_single": lambda: case_binary("subtract", "i8", "tflite_single"),
     "add_u8_single": lambda: case_binary("add", "ui8", "tflite_single"),
+    "add_u8_onnx": lambda: case_binary("add", "ui8", "onnx"),
+    "add_i8_onnx": lambda: case_binary("add", "i8", "onnx"),
+    "subtract_i8_onnx": lambda: case_binary("subtract", "i8", "onnx"),
     "mul_i8_single": lambda: case_binary("mul", "i8", "tflite_single"),
     "concat_u8": lambda: case_concat("ui8"),
     "concat_i8": lambda: case_concat("i8"),

@@ -287,7 +287,7 @@ LogicalResult AddOp::verify() {
         {"output_scale", getOutputScale().convertToDouble()}})
     if (failed(verifyScale(*this, name, scale)))
       return failure();
-  if (failed(qnn::verifyTFLiteRounding(*this, getRounding())))
+  if (failed(qnn::verifyAddRounding(*this, getRounding())))
     return failure();
   if (failed(qnn::verifyAddOutputMultiplier(
           *this, getLhsScale().convertToDouble(),

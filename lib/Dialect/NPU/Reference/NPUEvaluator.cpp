@@ -208,12 +208,23 @@ LogicalResult evalAdd(AddOp op, ArrayRef<Tensor> in,
       static_cast<int32_t>(op.getRhsZeroPoint()),
       op.getOutputScale().convertToFloat(),
       static_cast<int32_t>(op.getOutputZeroPoint()));
-  for (int64_t i = 0; i < r.numElements(); ++i)
-    r.ints[i] = epilogue->apply(math::addQuantized(
-        in[0].ints[broadcastIndex(in[0], r.shape, i)],
-        in[1].ints[broadcastIndex(in[1], r.shape, i)], params,
-        epilogue->actMin, epilogue->actMax,
-        qnn::toRoundingRule(op.getRounding())));
+  math::RoundingRule rule = qnn::toRoundingRule(op.getRounding());
+  for (int64_t i = 0; i < r.numElements(); ++i) {
+    int64_t lhs = in[0].ints[broadcastIndex(in[0], r.shape, i)];
+    int64_t rhs = in[1].ints[broadcastIndex(in[1], r.shape, i)];
+    r.ints[i] = epilogue->apply(
+        rule == math::RoundingRule::ONNX
+            ? math::addQuantizedONNX(
+                  lhs, rhs, op.getLhsScale().convertToFloat(),
+                  static_cast<int32_t>(op.getLhsZeroPoint()),
+                  op.getRhsScale().convertToFloat(),
+                  static_cast<int32_t>(op.getRhsZeroPoint()),
+                  op.getOutputScale().convertToFloat(),
+                  static_cast<int32_t>(op.getOutputZeroPoint()),
+                  epilogue->actMin, epilogue->actMax, /*subtract=*/false)
+            : math::addQuantized(lhs, rhs, params, epilogue->actMin,
+                                 epilogue->actMax, rule));
+  }
   results.push_back(std::move(r));
   return success();
 }

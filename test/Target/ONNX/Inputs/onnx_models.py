@@ -257,6 +257,89 @@ def make_model(nodes, inits, in_shape, out_shape, in_type=TensorProto.FLOAT,
 
 
 # --------------------------------------------------------------------------
+# A residual block: 1x1 conv, then the skip connection added back
+# --------------------------------------------------------------------------
+
+R_IN_S, R_IN_ZP, R_W_S, R_C_S, R_C_ZP, R_OUT_S, R_OUT_ZP = (
+    0.04, 10, 0.015, 0.06, 20, 0.07, 5)
+
+
+def qlinear_add(a, a_s, a_zp, b, b_s, b_zp, c_s, c_zp, dtype, relu=False):
+    """QLinearAdd (ONNX Runtime's reference kernel): dequantize both in
+    float32, add, divide by the output scale, rint, + zp, saturate."""
+    lo, hi = storage(dtype)
+    va = F32(a_s) * (a.astype(np.int64) - a_zp).astype(F32)
+    vb = F32(b_s) * (b.astype(np.int64) - b_zp).astype(F32)
+    q = np.rint(((va + vb).astype(F32) / F32(c_s)).astype(F32)).astype(np.int64) + c_zp
+    if relu:
+        lo = max(lo, c_zp)
+    return np.clip(q, lo, hi).astype(dtype)
+
+
+def residual_params():
+    w = np.array(rng_ints(21, 8 * 8, 0, 255), dtype=np.uint8).reshape(8, 8, 1, 1)
+    b = np.array(rng_ints(22, 8, -400, 400), dtype=np.int32)
+    return w, b
+
+
+def residual_input():
+    return (np.array(rng_ints(23, 8 * 4 * 4, -500, 500), dtype=F32) / F32(100)).reshape(1, 8, 4, 4)
+
+
+def residual_expected(x, relu):
+    w, b = residual_params()
+    q = quantize_linear(x, R_IN_S, R_IN_ZP, np.uint8)
+    c = requantize(conv_acc(q, R_IN_ZP, w, 128, b, [1, 1], [0, 0, 0, 0], 1),
+                   R_IN_S, [R_W_S], R_C_S, R_C_ZP, np.uint8, 1)
+    y = qlinear_add(c, R_C_S, R_C_ZP, q, R_IN_S, R_IN_ZP, R_OUT_S, R_OUT_ZP,
+                    np.uint8, relu)
+    return dequantize_linear(y, R_OUT_S, R_OUT_ZP)
+
+
+def residual_inits():
+    w, b = residual_params()
+    return [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b"),
+            scalar("in_s", R_IN_S, F32), scalar("in_zp", R_IN_ZP, np.uint8),
+            scalar("w_s", R_W_S, F32), scalar("w_zp", 128, np.uint8),
+            scalar("c_s", R_C_S, F32), scalar("c_zp", R_C_ZP, np.uint8),
+            scalar("out_s", R_OUT_S, F32), scalar("out_zp", R_OUT_ZP, np.uint8),
+            scalar("b_s", R_IN_S * R_W_S, F32), scalar("b_zp", 0, np.int32)]
+
+
+def qlinear_residual():
+    """Operator form: QLinearConv, then com.microsoft.QLinearAdd of the
+    conv output and the block input."""
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "in_s", "in_zp", "w", "w_s", "w_zp",
+                                         "c_s", "c_zp", "b"], ["c"], name="pw"),
+        helper.make_node("QLinearAdd", ["c", "c_s", "c_zp", "xq", "in_s", "in_zp",
+                                        "out_s", "out_zp"], ["s"], name="add",
+                         domain="com.microsoft"),
+        helper.make_node("DequantizeLinear", ["s", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, residual_inits(), [1, 8, 4, 4], [1, 8, 4, 4])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qdq_residual():
+    """QDQ form: ... -> DequantizeLinear x2 -> Add -> Relu -> QuantizeLinear."""
+    dq = lambda i, s_, z, o: helper.make_node("DequantizeLinear", [i, s_, z], [o])
+    q = lambda i, s_, z, o: helper.make_node("QuantizeLinear", [i, s_, z], [o])
+    nodes = [
+        q("x", "in_s", "in_zp", "xq"), dq("xq", "in_s", "in_zp", "xf"),
+        dq("w", "w_s", "w_zp", "wf"), dq("b", "b_s", "b_zp", "bf"),
+        helper.make_node("Conv", ["xf", "wf", "bf"], ["cf"], name="pw"),
+        q("cf", "c_s", "c_zp", "c"), dq("c", "c_s", "c_zp", "cd"),
+        helper.make_node("Add", ["cd", "xf"], ["sf"], name="add"),
+        helper.make_node("Relu", ["sf"], ["rf"]),
+        q("rf", "out_s", "out_zp", "s"), dq("s", "out_s", "out_zp", "y"),
+    ]
+    return make_model(nodes, residual_inits(), [1, 8, 4, 4], [1, 8, 4, 4])
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -307,7 +390,7 @@ def ties_expected(x):
 
 def unsupported():
     nodes = [helper.make_node("Softmax", ["x"], ["s"]),
-             helper.make_node("QLinearAdd", ["s", "x"], ["a"], domain="com.microsoft"),
+             helper.make_node("QLinearSigmoid", ["s", "x"], ["a"], domain="com.microsoft"),
              helper.make_node("Softmax", ["a"], ["y"])]
     return make_model(nodes, [], [1, 4], [1, 4])
 
@@ -344,6 +427,10 @@ def float_conv():
 CASES = {
     "qlinear_block": (qlinear_block, block_input, block_expected),
     "qdq_block": (qdq_block, block_input, lambda x: block_expected(x, relu6=True)),
+    "qlinear_residual": (qlinear_residual, residual_input,
+                         lambda x: residual_expected(x, relu=False)),
+    "qdq_residual": (qdq_residual, residual_input,
+                     lambda x: residual_expected(x, relu=True)),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
