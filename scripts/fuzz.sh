@@ -3,7 +3,7 @@
 #
 #   ./scripts/fuzz.sh TARGET SECONDS [libFuzzer options...]
 #
-# TARGET: tflite-import | pipeline | mlir. QNN_FUZZ_CORPUS overrides the
+# TARGET: tflite-import | pipeline | mlir | onnx-import. QNN_FUZZ_CORPUS overrides the
 # corpus folder (a fresh one makes a run with -seed=N -runs=M repeatable).
 # Seeds: the project's own
 # generated .tflite models (qnn-tflite-gen) or the lit tests' .mlir cases,
@@ -16,7 +16,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${QNN_SANITIZE_BUILD_DIR:-$ROOT/build-sanitize}"
 if [ $# -lt 2 ]; then
-  echo "usage: $0 tflite-import|pipeline|mlir SECONDS [libFuzzer options]" >&2
+  echo "usage: $0 tflite-import|pipeline|mlir|onnx-import SECONDS [libFuzzer options]" >&2
   exit 2
 fi
 target="$1" seconds="$2"
@@ -54,6 +54,28 @@ for f in sorted(root.rglob("*.mlir")):
             n += 1
 PY
     max_len=16384 ;;
+  onnx-import)
+    # The ONNX test models (test/Target/ONNX/Inputs/onnx_models.py, with
+    # Debian's python3-onnx; without it the run starts from the regression
+    # inputs and an empty corpus).
+    py=""
+    for c in /usr/bin/python3 python3; do
+      if "$c" -c "import onnx, numpy" 2>/dev/null; then py="$c"; break; fi
+    done
+    if [ -n "$py" ]; then
+      for case in $("$py" - "$ROOT" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1] + "/test/Target/ONNX/Inputs")
+import onnx_models
+print(" ".join(onnx_models.CASES))
+PY
+      ); do
+        "$py" "$ROOT/test/Target/ONNX/Inputs/onnx_models.py" "$case" \
+          "$seeds/$case"
+        rm -f "$seeds/$case".*.bin
+      done
+    fi
+    max_len=100000 ;;
   *) echo "error: unknown target '$target'" >&2; exit 2 ;;
 esac
 regressions="$ROOT/fuzz/regressions/$target"

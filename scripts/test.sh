@@ -63,7 +63,7 @@ if [ "$mode" != quick ]; then
   # report fails it (scripts/fuzz.sh exits non-zero).
   # Repeatable: a fresh corpus, a fixed seed and a fixed number of runs
   # (capped at QNN_FUZZ_SECONDS per target).
-  for spec in tflite-import:8000 pipeline:8000 mlir:30000; do
+  for spec in tflite-import:8000 pipeline:8000 mlir:30000 onnx-import:20000; do
     target=${spec%%:*} runs=${spec#*:}
     if [ ! -x "$SAN_BUILD/bin/qnn-fuzz-$target" ]; then
       echo "fuzz: $target skipped (no clang build)"
