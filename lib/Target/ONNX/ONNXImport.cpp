@@ -221,6 +221,8 @@ private:
   LogicalResult importMaxPool();
   LogicalResult importReshape(bool flatten);
   LogicalResult importTranspose();
+  LogicalResult importPad();
+  LogicalResult importConcat();
 
   /// Conv attributes and the shapes they imply.
   struct ConvGeometry {
@@ -1606,6 +1608,189 @@ LogicalResult Importer::importTranspose() {
   });
 }
 
+/// Pad, mode "constant": on integers with an integer constant_value
+/// (default 0), or between a DequantizeLinear and a QuantizeLinear with a
+/// float constant_value quantized with the pending parameters.
+LogicalResult Importer::importPad() {
+  if (failed(checkArity(2, 3, 1)))
+    return failure();
+  FailureOr<std::string> mode = stringAttr("mode", "constant");
+  if (failed(mode))
+    return failure();
+  if (*mode != "constant") {
+    error() << "Pad mode '" << *mode << "' is not supported (constant only)";
+    return failure();
+  }
+  FailureOr<const Const *> pads = getConst(input(1), "Pad pads");
+  if (failed(pads))
+    return failure();
+  if ((*pads)->dataType != kInt64 || (*pads)->shape.size() != 1) {
+    error() << "Pad pads must be a 1-D int64 constant";
+    return failure();
+  }
+  const Const *constant = nullptr;
+  if (hasInput(2)) {
+    FailureOr<const Const *> c = getConst(input(2), "Pad constant_value");
+    if (failed(c))
+      return failure();
+    if ((*c)->numElements() != 1) {
+      error() << "Pad constant_value must be a scalar";
+      return failure();
+    }
+    constant = *c;
+  }
+  auto lazyIt = lazy.find(input(0));
+  std::optional<QParams> q;
+  if (lazyIt != lazy.end() && lazyIt->second.q.perTensor())
+    q = lazyIt->second.q;
+  return dataMovement(input(0), [&](Value in) -> FailureOr<Value> {
+    auto type = typeOf(in);
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> p = (*pads)->ints;
+    if (static_cast<int64_t>(p.size()) != 2 * rank) {
+      error() << "Pad pads has " << p.size() << " entries for rank " << rank;
+      return failure();
+    }
+    auto intType = dyn_cast<IntegerType>(type.getElementType());
+    if (!intType || intType.getWidth() != 8) {
+      error() << "Pad on " << type << " (quantized tensors only)";
+      return failure();
+    }
+    auto [qmin, qmax] = getStorageRange(intType);
+    int64_t value = 0;
+    if (q) {
+      // A float padding value, quantized as QuantizeLinear would.
+      float real = 0.0f;
+      if (constant) {
+        if (constant->dataType != kFloat) {
+          error() << "Pad constant_value must be float between "
+                  << "DequantizeLinear and QuantizeLinear";
+          return failure();
+        }
+        real = constant->floats[0];
+      }
+      value = math::quantizeFloat(real, q->scales[0], q->zeroPoints[0], qmin,
+                                  qmax, /*halfToEven=*/true);
+    } else if (constant) {
+      if (constant->dataType == kFloat || constant->ints[0] < qmin ||
+          constant->ints[0] > qmax) {
+        error() << "Pad constant_value must be a value of " << intType;
+        return failure();
+      }
+      value = constant->ints[0];
+    }
+    SmallVector<int64_t> shape;
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t d = 0; d < rank; ++d) {
+      if (p[d] < 0 || p[d + rank] < 0 || p[d] > 4096 || p[d + rank] > 4096) {
+        error() << "Pad pads must be in [0, 4096] (negative pads crop)";
+        return failure();
+      }
+      shape.push_back(type.getDimSize(d) + p[d] + p[d + rank]);
+      low.push_back(builder.getIndexAttr(p[d]));
+      high.push_back(builder.getIndexAttr(p[d + rank]));
+    }
+    // A scalar of ui8 cannot be an arith.constant: extract it from a 0-d
+    // tensor constant (as the PyTorch-like form does).
+    auto scalarType = RankedTensorType::get({}, intType);
+    Value zpTensor = arith::ConstantOp::create(
+        builder, loc,
+        DenseElementsAttr::get(scalarType,
+                               APInt(8, value, /*isSigned=*/true,
+                                     /*implicitTrunc=*/true)));
+    Value padValue = tensor::ExtractOp::create(builder, loc, zpTensor,
+                                               ValueRange{});
+    auto outType = RankedTensorType::get(shape, intType);
+    return tensor::PadOp::create(builder, loc, outType, in, low, high,
+                                 padValue)
+        .getResult();
+  });
+}
+
+/// Concat of quantized tensors with the same parameters (integers, or
+/// DequantizeLinear outputs with one set of parameters): a copy.
+LogicalResult Importer::importConcat() {
+  if (node->input_size() < 1 || node->output_size() != 1) {
+    error() << "Concat needs inputs and one output";
+    return failure();
+  }
+  FailureOr<int64_t> axisAttr = intAttr("axis", 1);
+  if (failed(axisAttr))
+    return failure();
+  std::optional<QParams> q;
+  SmallVector<Value> ints;
+  bool allLazy = true;
+  for (const std::string &name : node->input()) {
+    auto it = lazy.find(name);
+    if (it == lazy.end()) {
+      allLazy = false;
+      continue;
+    }
+    if (q && !(*q == it->second.q)) {
+      error() << "Concat of inputs with different quantization parameters "
+              << "(QLinearConcat's rescale) is not supported";
+      return failure();
+    }
+    q = it->second.q;
+  }
+  if (q && (!allLazy || !q->perTensor())) {
+    error() << "Concat mixes dequantized and other inputs";
+    return failure();
+  }
+  for (const std::string &name : node->input()) {
+    FailureOr<Value> v = getValue(q ? StringRef(lazy[name].input) : name);
+    if (failed(v))
+      return failure();
+    ints.push_back(*v);
+  }
+  auto first = typeOf(ints[0]);
+  int64_t rank = first.getRank();
+  int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
+  if (axis < 0 || axis >= rank || !first.getElementType().isInteger(8)) {
+    error() << "Concat axis " << *axisAttr << " of " << first
+            << " (8-bit tensors only)";
+    return failure();
+  }
+  SmallVector<int64_t> shape(first.getShape());
+  shape[axis] = 0;
+  for (Value v : ints) {
+    auto t = typeOf(v);
+    if (t.getRank() != rank || t.getElementType() != first.getElementType()) {
+      error() << "Concat inputs " << first << " and " << t << " differ";
+      return failure();
+    }
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis && t.getDimSize(d) != first.getDimSize(d)) {
+        error() << "Concat inputs " << first << " and " << t
+                << " differ outside the axis";
+        return failure();
+      }
+    shape[axis] += t.getDimSize(axis);
+  }
+  float scale = q ? q->scales[0] : 1.0f;
+  int32_t zp = q ? q->zeroPoints[0] : 0;
+  SmallVector<float> scales(ints.size(), scale);
+  SmallVector<int32_t> zps(ints.size(), zp);
+  Value out = ConcatenateOp::create(
+                  builder, loc,
+                  RankedTensorType::get(shape, first.getElementType()), ints,
+                  builder.getI64IntegerAttr(axis),
+                  builder.getDenseF32ArrayAttr(scales),
+                  builder.getDenseI32ArrayAttr(zps),
+                  builder.getF32FloatAttr(scale), builder.getI32IntegerAttr(zp))
+                  .getResult();
+  if (!q)
+    return setOutput(0, out);
+  std::string intName = node->output(0) + "#int";
+  values[intName] = out;
+  if (lazy.count(node->output(0)) || values.count(node->output(0))) {
+    error() << "output '" << node->output(0) << "' is defined twice";
+    return failure();
+  }
+  lazy[node->output(0)] = Lazy{intName, *q};
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // The graph
 //===----------------------------------------------------------------------===//
@@ -1617,7 +1802,7 @@ const llvm::StringSet<> &supportedOps() {
       "ConvInteger",    "MatMulInteger",    "Conv",        "MatMul",
       "Gemm",           "Relu",             "Clip",        "MaxPool",
       "Reshape",        "Flatten",          "Transpose",   "Constant",
-      "Add"};
+      "Add",            "Pad",              "Concat"};
   return ops;
 }
 
@@ -1712,6 +1897,10 @@ LogicalResult Importer::importNode() {
     return importReshape(/*flatten=*/true);
   if (op == "Transpose")
     return importTranspose();
+  if (op == "Pad")
+    return importPad();
+  if (op == "Concat")
+    return importConcat();
   // Relu and Clip are only taken fused into a QDQ Conv/MatMul/Gemm.
   error() << op << " is supported only between a QDQ Conv, MatMul or Gemm "
           << "and its QuantizeLinear";

@@ -340,6 +340,79 @@ def qdq_residual():
 
 
 # --------------------------------------------------------------------------
+# Explicit Pad before a convolution, and a Concat of two branches
+# --------------------------------------------------------------------------
+
+P_IN_S, P_IN_ZP, P_W_S, P_OUT_S, P_OUT_ZP = 0.03, 100, 0.02, 0.05, 3
+
+
+def pad_params():
+    wa = np.array(rng_ints(31, 6 * 4 * 3 * 3, -120, 120), dtype=np.int8).reshape(6, 4, 3, 3)
+    wb = np.array(rng_ints(32, 5 * 4, -120, 120), dtype=np.int8).reshape(5, 4, 1, 1)
+    return wa, wb
+
+
+def pad_input():
+    return (np.array(rng_ints(33, 4 * 5 * 5, -300, 300), dtype=F32) / F32(100)).reshape(1, 4, 5, 5)
+
+
+def pad_expected(x):
+    wa, wb = pad_params()
+    q = quantize_linear(x, P_IN_S, P_IN_ZP, np.uint8)
+    padded = np.pad(q, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=P_IN_ZP)
+    a = requantize(conv_acc(padded, P_IN_ZP, wa, 0, None, [1, 1], [0, 0, 0, 0], 1),
+                   P_IN_S, [P_W_S], P_OUT_S, P_OUT_ZP, np.uint8, 1)
+    b = requantize(conv_acc(q, P_IN_ZP, wb, 0, None, [1, 1], [0, 0, 0, 0], 1),
+                   P_IN_S, [P_W_S], P_OUT_S, P_OUT_ZP, np.uint8, 1)
+    return dequantize_linear(np.concatenate([a, b], axis=1), P_OUT_S, P_OUT_ZP)
+
+
+def pad_inits():
+    wa, wb = pad_params()
+    return [numpy_helper.from_array(wa, "wa"), numpy_helper.from_array(wb, "wb"),
+            scalar("in_s", P_IN_S, F32), scalar("in_zp", P_IN_ZP, np.uint8),
+            scalar("w_s", P_W_S, F32), scalar("w_zp", 0, np.int8),
+            scalar("out_s", P_OUT_S, F32), scalar("out_zp", P_OUT_ZP, np.uint8),
+            numpy_helper.from_array(np.array([0, 0, 1, 1, 0, 0, 1, 1], dtype=np.int64), "pads")]
+
+
+def qlinear_pad_concat():
+    """Operator form: Pad (uint8, the zero point as constant_value),
+    QLinearConv x2, Concat."""
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("Pad", ["xq", "pads", "in_zp"], ["xp"]),
+        helper.make_node("QLinearConv", ["xp", "in_s", "in_zp", "wa", "w_s", "w_zp",
+                                         "out_s", "out_zp"], ["a"], name="conv3x3"),
+        helper.make_node("QLinearConv", ["xq", "in_s", "in_zp", "wb", "w_s", "w_zp",
+                                         "out_s", "out_zp"], ["b"], name="conv1x1"),
+        helper.make_node("Concat", ["a", "b"], ["c"], axis=1),
+        helper.make_node("DequantizeLinear", ["c", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, pad_inits(), [1, 4, 5, 5], [1, 11, 5, 5])
+
+
+def qdq_pad_concat():
+    """QDQ form: DequantizeLinear -> Pad (0.0) -> QuantizeLinear, Conv x2,
+    DequantizeLinear x2 -> Concat -> QuantizeLinear."""
+    dq = lambda i, s_, z, o: helper.make_node("DequantizeLinear", [i, s_, z], [o])
+    q = lambda i, s_, z, o: helper.make_node("QuantizeLinear", [i, s_, z], [o])
+    nodes = [
+        q("x", "in_s", "in_zp", "xq"), dq("xq", "in_s", "in_zp", "xf"),
+        helper.make_node("Pad", ["xf", "pads"], ["xpf"]),
+        q("xpf", "in_s", "in_zp", "xp"), dq("xp", "in_s", "in_zp", "xpd"),
+        dq("wa", "w_s", "w_zp", "waf"), dq("wb", "w_s", "w_zp", "wbf"),
+        helper.make_node("Conv", ["xpd", "waf"], ["af"], name="conv3x3"),
+        helper.make_node("Conv", ["xf", "wbf"], ["bf"], name="conv1x1"),
+        q("af", "out_s", "out_zp", "a"), q("bf", "out_s", "out_zp", "b"),
+        dq("a", "out_s", "out_zp", "ad"), dq("b", "out_s", "out_zp", "bd"),
+        helper.make_node("Concat", ["ad", "bd"], ["cf"], axis=1),
+        q("cf", "out_s", "out_zp", "c"), dq("c", "out_s", "out_zp", "y"),
+    ]
+    return make_model(nodes, pad_inits(), [1, 4, 5, 5], [1, 11, 5, 5])
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -431,6 +504,8 @@ CASES = {
                          lambda x: residual_expected(x, relu=False)),
     "qdq_residual": (qdq_residual, residual_input,
                      lambda x: residual_expected(x, relu=True)),
+    "qlinear_pad_concat": (qlinear_pad_concat, pad_input, pad_expected),
+    "qdq_pad_concat": (qdq_pad_concat, pad_input, pad_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
