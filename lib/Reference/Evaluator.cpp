@@ -535,7 +535,7 @@ static void registerQNNOps(Evaluator &e) {
           r.ints[i] = math::leakyReluQuantized(
               in[0].ints[i], static_cast<int32_t>(op.getInputZeroPoint()),
               params, static_cast<int32_t>(op.getOutputZeroPoint()), qmin,
-              qmax);
+              qmax, toRoundingRule(op.getRounding()));
         out.push_back(std::move(r));
         return success();
       });

@@ -275,10 +275,10 @@ LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
 
 int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
                            const LeakyReluParams &p, int32_t outputZeroPoint,
-                           int64_t qmin, int64_t qmax) {
+                           int64_t qmin, int64_t qmax, RoundingRule rule) {
   int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
   int32_t scaled = multiplyByQuantizedMultiplier(
-      centered, centered >= 0 ? p.identity : p.alpha);
+      centered, centered >= 0 ? p.identity : p.alpha, rule);
   return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin, qmax);
 }
 

@@ -51,3 +51,22 @@ func.func @tanh(%x: tensor<5xi8>) -> tensor<5xi8> {
   %0 = qnn.tanh %x {input_scale = 0.0625 : f32, input_zero_point = 0 : i32, output_scale = 0.0078125 : f32, output_zero_point = 0 : i32} : tensor<5xi8> -> tensor<5xi8>
   return %0 : tensor<5xi8>
 }
+
+// qnn.leaky_relu under TFLite's two rules: multiplier 2^-4 (input_scale
+// 0.0625, output_scale 1), x = 7: double rounding gives 3.5 -> 4 then
+// 0.5 -> 1, single rounding 0.4375 -> 0; 8 (0.5) and 24 (1.5) agree.
+// RUN: %mkbin %t.leaky i8 7 8 24 0
+// RUN: qnn-run --reference %s --entry leaky_double --input %t.leaky --print-values | FileCheck %s --check-prefix=LDOUBLE
+// RUN: qnn-run --reference %s --entry leaky_single --input %t.leaky --print-values | FileCheck %s --check-prefix=LSINGLE
+// RUN: qnn-run %s --target generic --entry leaky_single --input %t.leaky --print-values --compare-reference | FileCheck %s --check-prefix=LSINGLE
+// RUN: qnn-run %s --target generic --entry leaky_double --input %t.leaky --print-values --compare-reference | FileCheck %s --check-prefix=LDOUBLE
+// LDOUBLE: values 0: 1 1 2 0
+// LSINGLE: values 0: 0 1 2 0
+func.func @leaky_double(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = qnn.leaky_relu %x {alpha = 0.5 : f32, input_scale = 0.0625 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+func.func @leaky_single(%x: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = qnn.leaky_relu %x {alpha = 0.5 : f32, input_scale = 0.0625 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

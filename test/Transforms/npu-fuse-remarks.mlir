@@ -7,8 +7,10 @@
 // RUN: %refeq %s %t.npu.mlir weight_bias_args i8:32,i8:4,i32:2 31 2 > %t.eq
 // RUN: %refeq %s %t.npu.mlir weight_arg_nchw u8:32,u8:6 32 2 >> %t.eq
 // RUN: %refeq %s %t.npu.mlir leaky_scale_mismatch i8:32 33 2 >> %t.eq
+// RUN: %refeq %s %t.npu.mlir leaky_single i8:32 34 2 >> %t.eq
+// RUN: %refeq %s %t.npu.mlir leaky_rounding_mismatch i8:32 35 2 >> %t.eq
 // RUN: FileCheck %s --check-prefix=EQ < %t.eq
-// EQ-COUNT-6: trial {{[0-1]}}: identical result 0: tensor<
+// EQ-COUNT-10: trial {{[0-1]}}: identical result 0: tensor<
 // EQ-NOT: DIFFERENT
 
 // The weight (already OHWI) and the bias are operands of the fused op; the
@@ -108,6 +110,33 @@ func.func @leaky_scale_mismatch(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8> {
   %q = qnn.requantize %c {input_scale = array<f64: 0.125>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 1 : i32} : tensor<1x4x4x2xi32> -> tensor<1x4x4x2xi8>
   // expected-remark @+1 {{not fused: the leaky ReLU input scale and zero point differ from the producer's output scale and zero point}}
   %l = qnn.leaky_relu %q {alpha = 0.2 : f32, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 0.5 : f32, output_zero_point = 0 : i32} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
+  return %l : tensor<1x4x4x2xi8>
+}
+
+// A leaky ReLU that rounds once (TFLite 2.x) after a requantize that rounds
+// twice: an epilogue's leaky stage rounds like its op, so they stay apart.
+// CHECK-LABEL: func.func @leaky_rounding_mismatch
+// CHECK: %[[C:.+]] = npu.conv2d
+// CHECK-NOT: leaky_params
+// CHECK-NEXT: qnn.leaky_relu %[[C]]
+func.func @leaky_rounding_mismatch(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8> {
+  %w = arith.constant dense<[[[[3, -5]]], [[[7, 2]]]]> : tensor<2x1x1x2xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x4x4x2xi8>, tensor<2x1x1x2xi8>) -> tensor<1x4x4x2xi32>
+  %q = qnn.requantize %c {input_scale = array<f64: 0.125>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 1 : i32} : tensor<1x4x4x2xi32> -> tensor<1x4x4x2xi8>
+  // expected-remark @+1 {{not fused: the leaky ReLU rounds with tflite_single but an epilogue after a tflite rescale rounds with tflite}}
+  %l = qnn.leaky_relu %q {alpha = 0.2 : f32, input_scale = 1.0 : f32, input_zero_point = 1 : i32, output_scale = 0.0625 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
+  return %l : tensor<1x4x4x2xi8>
+}
+
+// Both rounding once: fused, and the npu program computes the same bytes.
+// CHECK-LABEL: func.func @leaky_single
+// CHECK: npu.conv2d {{.*}}activation = #npu.activation<leaky_relu>{{.*}}rounding = #qnn.rounding<tflite_single>
+// CHECK-NEXT: return
+func.func @leaky_single(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x2xi8> {
+  %w = arith.constant dense<[[[[3, -5]]], [[[7, 2]]]]> : tensor<2x1x1x2xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x4x4x2xi8>, tensor<2x1x1x2xi8>) -> tensor<1x4x4x2xi32>
+  %q = qnn.requantize %c {input_scale = array<f64: 0.125>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x4x2xi32> -> tensor<1x4x4x2xi8>
+  %l = qnn.leaky_relu %q {alpha = 0.2 : f32, input_scale = 1.0 : f32, input_zero_point = 1 : i32, output_scale = 0.0625 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x4x2xi8> -> tensor<1x4x4x2xi8>
   return %l : tensor<1x4x4x2xi8>
 }
 

@@ -366,15 +366,20 @@ class QNN_ActivationOp<string mnemonic, dag extraArgs = (ins)>
   let hasVerifier = 1;
 }
 
-def QNN_LeakyReluOp : QNN_ActivationOp<"leaky_relu", (ins F32Attr:$alpha)> {
+def QNN_LeakyReluOp : QNN_ActivationOp<"leaky_relu",
+    (ins F32Attr:$alpha,
+         DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite">:$rounding)> {
   let summary = "quantized leaky ReLU";
   let description = [{
     TFLite's integer leaky ReLU: with multipliers `m_id, s_id` of
     `input_scale / output_scale` and `m_a, s_a` of
     `input_scale * alpha / output_scale`, both real multipliers computed in
     float32 (as TFLite's `LeakyReluPrepare`) before `quantize_multiplier`,
-    `x' = x - input_zp`, `y = rescale_tflite(x', x' >= 0 ? m_id : m_a, ...)`,
-    `result = clamp(y + output_zp, qmin, qmax)`.
+    `x' = x - input_zp`, `y = rescale(x', x' >= 0 ? m_id : m_a, rounding)`,
+    `result = clamp(y + output_zp, qmin, qmax)`. `rounding` is one of
+    TFLite's two rules: `tflite` (double rounding, the default) or
+    `tflite_single` (TFLite 2.x runtimes).
   }];
 }
 

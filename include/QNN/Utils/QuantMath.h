@@ -170,12 +170,13 @@ struct LeakyReluParams {
 };
 LeakyReluParams computeLeakyReluParams(float inputScale, float alpha,
                                        float outputScale);
-/// TFLite's `QuantizeLeakyRelu` of one value: `x - inZp`, rescaled (TFLite
-/// rule) by the identity multiplier when >= 0 and the alpha one otherwise,
+/// TFLite's `QuantizeLeakyRelu` of one value: `x - inZp`, rescaled (`rule`:
+/// one of TFLite's two) by the identity multiplier when >= 0 and the alpha one otherwise,
 /// plus `outZp`, clamped.
 int64_t leakyReluQuantized(int64_t x, int32_t inputZeroPoint,
                            const LeakyReluParams &p, int32_t outputZeroPoint,
-                           int64_t qmin, int64_t qmax);
+                           int64_t qmin, int64_t qmax,
+                           RoundingRule rule = RoundingRule::TFLite);
 
 /// TFLite's `ConcatenationWithScaling` of one value of an input whose
 /// parameters differ from the output's. TFLite does this in float32:

@@ -73,6 +73,15 @@ inline LogicalResult verifyAddRounding(Operation *op, Rounding rounding) {
          << stringifyRounding(rounding);
 }
 
+/// The rule of the leaky ReLU stage of an npu epilogue, given the op's
+/// rescale rule: TFLite's single rounding when the op rounds that way (the
+/// TFLite 2.x form), gemmlowp's double rounding otherwise (TFLite's
+/// default, and what a TVM- or ONNX-rounded op feeds its TFLite leaky ReLU).
+inline Rounding leakyEpilogueRounding(Rounding opRounding) {
+  return opRounding == Rounding::tflite_single ? Rounding::tflite_single
+                                               : Rounding::tflite;
+}
+
 inline math::RoundingRule toRoundingRule(Rounding rounding) {
   switch (rounding) {
   case Rounding::tflite:

@@ -86,6 +86,10 @@ FailureOr<Value> applyEpilogue(PatternRewriter &rewriter, Operation *op,
   SmallVector<int32_t> table(256, 0);
   qmath::LeakyReluParams leaky;
   int32_t leakyZeroPoint = 0, zeroPoint = 0;
+  // The leaky ReLU stage's rule follows the op's (leakyEpilogueRounding).
+  qmath::RoundingRule rule = qmath::RoundingRule::TFLite;
+  if (auto rounding = op->getAttrOfType<qnn::RoundingAttr>("rounding"))
+    rule = qnn::toRoundingRule(qnn::leakyEpilogueRounding(rounding.getValue()));
   ArrayRef<int32_t> lut;
   if (kind == npu::Activation::leaky_relu) {
     auto params = op->getAttrOfType<DenseI32ArrayAttr>("leaky_params");
@@ -107,7 +111,8 @@ FailureOr<Value> applyEpilogue(PatternRewriter &rewriter, Operation *op,
     int64_t c = std::clamp(y, actMin, actMax);
     int64_t r = kind == npu::Activation::leaky_relu
                     ? qmath::leakyReluQuantized(c, zeroPoint, leaky,
-                                                leakyZeroPoint, qmin, qmax)
+                                                leakyZeroPoint, qmin, qmax,
+                                                rule)
                     : lut[static_cast<uint8_t>(c)];
     table[static_cast<uint8_t>(y)] = static_cast<int32_t>(r);
   }

@@ -1250,6 +1250,7 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
         op.getOutputScale().convertToFloat());
     qmath::QuantizedMultiplier identity = params.identity;
     qmath::QuantizedMultiplier alphaM = params.alpha;
+    bool single = op.getRounding() == Rounding::tflite_single;
     int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank();
@@ -1281,7 +1282,9 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
               b, l,
               arith::ExtSIOp::create(
                   b, l, i64,
-                  emitMultiplyByQuantizedMultiplier(b, l, x, m, left, right)),
+                  single ? emitSingleRoundingMultiply(b, l, x, m, left, right)
+                         : emitMultiplyByQuantizedMultiplier(b, l, x, m, left,
+                                                             right)),
               intConst(b, l, i64, outZp));
           linalg::YieldOp::create(b, l,
                                   clampAndNarrow(b, l, y, qmin, qmax, storage));

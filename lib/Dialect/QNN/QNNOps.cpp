@@ -792,7 +792,8 @@ static LogicalResult verifyActivation(ActivationOp op) {
 }
 
 LogicalResult LeakyReluOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyActivation(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
     return failure();
   float alpha = getAlpha().convertToFloat();
   if (!std::isfinite(alpha))

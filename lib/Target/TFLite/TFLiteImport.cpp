@@ -1467,7 +1467,7 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
     if (const auto *opts = currentOp->builtin_options_as_LeakyReluOptions())
       alpha = opts->alpha();
     result = LeakyReluOp::create(builder, opLoc, *outType, *in, is, iz, os, oz,
-                                 builder.getF32FloatAttr(alpha))
+                                 builder.getF32FloatAttr(alpha), roundingAttr())
                  .getResult();
     break;
   }

@@ -22,13 +22,15 @@ struct Epilogue {
   int32_t zeroPoint = 0; // of the requantize stage (leaky ReLU input)
   math::LeakyReluParams leaky;
   int32_t leakyZeroPoint = 0;
+  /// The rule of the leaky ReLU stage (qnn::leakyEpilogueRounding).
+  math::RoundingRule rule = math::RoundingRule::TFLite;
   SmallVector<int32_t> lut;
 
   int64_t apply(int64_t y) const {
     y = std::clamp(y, actMin, actMax);
     if (kind == Activation::leaky_relu)
       return math::leakyReluQuantized(y, zeroPoint, leaky, leakyZeroPoint,
-                                      qmin, qmax);
+                                      qmin, qmax, rule);
     if (kind == Activation::lut)
       return lut[static_cast<uint8_t>(y)];
     return y;
@@ -51,6 +53,9 @@ FailureOr<Epilogue> makeEpilogue(Operation *op) {
       return op->emitError("leaky_relu epilogue needs an output zero point");
     ArrayRef<int32_t> p =
         op->getAttrOfType<DenseI32ArrayAttr>("leaky_params").asArrayRef();
+    if (auto rounding = op->getAttrOfType<qnn::RoundingAttr>("rounding"))
+      e.rule = qnn::toRoundingRule(
+          qnn::leakyEpilogueRounding(rounding.getValue()));
     e.leaky.identity = {p[0], p[1]};
     e.leaky.alpha = {p[2], p[3]};
     e.leakyZeroPoint = p[4];

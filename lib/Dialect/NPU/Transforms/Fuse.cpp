@@ -732,6 +732,20 @@ struct FuseLeakyReluPattern : OpRewritePattern<qnn::LeakyReluOp> {
       return remark(rewriter, leaky,
                     "not fused: the leaky ReLU input scale and zero point "
                     "differ from the producer's output scale and zero point");
+    // The epilogue's leaky stage rounds as leakyEpilogueRounding says.
+    auto rounding = producer->getAttrOfType<qnn::RoundingAttr>("rounding");
+    qnn::Rounding stageRule = qnn::leakyEpilogueRounding(
+        rounding ? rounding.getValue() : qnn::Rounding::tflite);
+    if (stageRule != leaky.getRounding())
+      return remark(rewriter, leaky,
+                    "not fused: the leaky ReLU rounds with " +
+                        qnn::stringifyRounding(leaky.getRounding()) +
+                        " but an epilogue after a " +
+                        qnn::stringifyRounding(rounding
+                                                   ? rounding.getValue()
+                                                   : qnn::Rounding::tflite) +
+                        " rescale rounds with " +
+                        qnn::stringifyRounding(stageRule));
     math::LeakyReluParams p =
         math::computeLeakyReluParams(leaky.getInputScale().convertToFloat(),
                                      leaky.getAlpha().convertToFloat(),
