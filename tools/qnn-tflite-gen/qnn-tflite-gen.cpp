@@ -409,6 +409,17 @@ Model tableActivations() {
   return w.finish({in}, {l});
 }
 
+Model leakyRelu() {
+  // Every int8 value through LEAKY_RELU with multipliers whose single and
+  // double roundings differ on near-ties (input 1x256: feed 0..255).
+  ModelWriter w;
+  int in = w.activation("input", {1, 256}, I8, perTensor(0.0625f, -3));
+  int l = w.activation("leaky", {1, 256}, I8, perTensor(0.07f, 4));
+  w.op(BuiltinOperator::LEAKY_RELU, {in}, {l}, BuiltinOptions::LeakyReluOptions,
+       tfl::CreateLeakyReluOptions(w.fbb, 0.3f).Union());
+  return w.finish({in}, {l});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -863,6 +874,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"quantize", quantizeDequantize},
       {"relu", relus},
       {"activations", tableActivations},
+      {"leaky_relu", leakyRelu},
       {"transpose", transpose},
       {"mean", mean},
       {"split", split},
