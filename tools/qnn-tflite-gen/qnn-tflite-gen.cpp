@@ -504,6 +504,46 @@ Model mobilenetBlock() {
   return w.finish({in}, {out});
 }
 
+/// The first three layers of mobilenet_block (the same weights: they are
+/// drawn first from the same stream), ending at the pointwise convolution:
+/// the twin of test/Target/ONNX/Inputs/onnx_models.py's
+/// mobilenet_convs_twin, which writes the same layers as a PyTorch-style
+/// QDQ ONNX model.
+Model mobilenetConvs() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f / 128, 0));
+  int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8, perChannel(8, 0.004f, 0),
+                     -127, 127);
+  int b0 = w.bias("conv0/bias", 8, -500, 500, perChannel(8, 0.00003f, 0));
+  int a0 =
+      w.activation("conv0", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::CONV_2D, {in, f0, b0}, {a0},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 2, 2,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  int f1 = w.weights("dw1/filter", {1, 3, 3, 8}, I8, perChannel(8, 0.01f, 3),
+                     -127, 127);
+  int b1 = w.bias("dw1/bias", 8, -500, 500, perChannel(8, 0.0002f, 3));
+  int a1 = w.activation("dw1", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::DEPTHWISE_CONV_2D, {a0, f1, b1}, {a1},
+       BuiltinOptions::DepthwiseConv2DOptions,
+       tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, 1, 1, 1,
+                                         ActivationFunctionType::RELU6)
+           .Union());
+  int f2 = w.weights("pw2/filter", {16, 1, 1, 8}, I8, perChannel(16, 0.005f, 0),
+                     -127, 127);
+  int b2 = w.bias("pw2/bias", 16, -500, 500, perChannel(16, 0.0001f, 0));
+  int a2 =
+      w.activation("pw2", {1, 16, 16, 16}, I8, perTensor(6.0f / 255, -128));
+  w.op(BuiltinOperator::CONV_2D, {a1, f2, b2}, {a2},
+       BuiltinOptions::Conv2DOptions,
+       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 1, 1,
+                                ActivationFunctionType::RELU6)
+           .Union());
+  return w.finish({in}, {a2});
+}
+
 /// Per-channel int8 weight scales that vary around `base` (0.75x to 1.25x)
 /// without growing with the channel count.
 Quant perChannelAround(int channels, float base, int32_t dimension) {
@@ -879,6 +919,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
+      {"mobilenet_convs", mobilenetConvs},
       {"mobilenet_v1", [] { return mobilenetV1(25, 128); }},
       {"mobilenet_v1_1.0_224", [] { return mobilenetV1(100, 224); }},
       {"resnet8", resnet8},

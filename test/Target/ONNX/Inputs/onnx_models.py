@@ -413,6 +413,105 @@ def qdq_pad_concat():
 
 
 # --------------------------------------------------------------------------
+# The TFLite twin: qnn-tflite-gen's mobilenet_convs as PyTorch would export
+# it to ONNX (QDQ, NCHW, int8 per-channel), with the same weights
+# --------------------------------------------------------------------------
+
+class TFLiteGenRandom:
+    """qnn-tflite-gen's generator (Numerical Recipes LCG, seed 12345)."""
+
+    def __init__(self):
+        self.state = 12345
+
+    def next(self):
+        self.state = (self.state * 1664525 + 1013904223) % (1 << 32)
+        return self.state >> 8
+
+    def range(self, lo, hi):
+        return lo + self.next() % (hi - lo + 1)
+
+
+def twin_params():
+    r = TFLiteGenRandom()
+    draw = lambda n, lo, hi: np.array([r.range(lo, hi) for _ in range(n)])
+    w0 = draw(8 * 3 * 3 * 3, -127, 127).astype(np.int8).reshape(8, 3, 3, 3)   # OHWI
+    b0 = draw(8, -500, 500).astype(np.int32)
+    w1 = draw(3 * 3 * 8, -127, 127).astype(np.int8).reshape(1, 3, 3, 8)       # 1HWC
+    b1 = draw(8, -500, 500).astype(np.int32)
+    w2 = draw(16 * 8, -127, 127).astype(np.int8).reshape(16, 1, 1, 8)         # OHWI
+    b2 = draw(16, -500, 500).astype(np.int32)
+    per_channel = lambda n, base: [F32(base) * F32(c + 1) for c in range(n)]
+    return dict(
+        w0=w0.transpose(0, 3, 1, 2).copy(), b0=b0, s0=per_channel(8, 0.004),
+        w1=w1.transpose(3, 0, 1, 2).copy(), b1=b1, s1=per_channel(8, 0.01),
+        w2=w2.transpose(0, 3, 1, 2).copy(), b2=b2, s2=per_channel(16, 0.005))
+
+
+TWIN_IN_S, TWIN_A_S, TWIN_A_ZP = F32(1.0) / F32(128), F32(6.0) / F32(255), -128
+
+
+def twin_input():
+    """int8 NCHW [1, 3, 32, 32]; PREFIX.tflite_input.bin gets it in NHWC."""
+    return np.array(rng_ints(41, 3 * 32 * 32, -128, 127), dtype=np.int8).reshape(1, 3, 32, 32)
+
+
+def twin_expected(x):
+    p = twin_params()
+    a0 = requantize(conv_acc(x, 0, p["w0"], 0, p["b0"], [2, 2], [0, 0, 1, 1], 1),
+                    TWIN_IN_S, p["s0"], TWIN_A_S, TWIN_A_ZP, np.int8, 1)
+    a1 = requantize(conv_acc(a0, TWIN_A_ZP, p["w1"], 0, p["b1"], [1, 1], [1, 1, 1, 1], 8),
+                    TWIN_A_S, p["s1"], TWIN_A_S, TWIN_A_ZP, np.int8, 1)
+    return requantize(conv_acc(a1, TWIN_A_ZP, p["w2"], 0, p["b2"], [1, 1], [0, 0, 0, 0], 1),
+                      TWIN_A_S, p["s2"], TWIN_A_S, TWIN_A_ZP, np.int8, 1)
+
+
+def mobilenet_convs_twin():
+    p = twin_params()
+    inits = [scalar("in_s", TWIN_IN_S, F32), scalar("in_zp", 0, np.int8),
+             scalar("a_s", TWIN_A_S, F32), scalar("a_zp", TWIN_A_ZP, np.int8),
+             scalar("zero", 0.0, F32), scalar("six", 6.0, F32)]
+    nodes = []
+    prev = "x"
+    prev_s, prev_zp = "in_s", "in_zp"
+    for i, (k, group, strides, pads) in enumerate(
+            [(0, 1, [2, 2], [0, 0, 1, 1]), (1, 8, [1, 1], [1, 1, 1, 1]),
+             (2, 1, [1, 1], [0, 0, 0, 0])]):
+        w, b, ws = p["w%d" % k], p["b%d" % k], p["s%d" % k]
+        in_s = TWIN_IN_S if k == 0 else TWIN_A_S
+        inits += [numpy_helper.from_array(w, "w%d" % k),
+                  vector("w%d_s" % k, ws, F32),
+                  vector("w%d_zp" % k, [0] * len(ws), np.int8),
+                  numpy_helper.from_array(b, "b%d" % k),
+                  vector("b%d_s" % k, [F32(in_s) * s for s in ws], F32),
+                  vector("b%d_zp" % k, [0] * len(ws), np.int32)]
+        nodes += [
+            helper.make_node("DequantizeLinear", [prev, prev_s, prev_zp], ["d%d" % k]),
+            helper.make_node("DequantizeLinear", ["w%d" % k, "w%d_s" % k, "w%d_zp" % k],
+                             ["wf%d" % k], axis=0),
+            helper.make_node("DequantizeLinear", ["b%d" % k, "b%d_s" % k, "b%d_zp" % k],
+                             ["bf%d" % k], axis=0),
+            helper.make_node("Conv", ["d%d" % k, "wf%d" % k, "bf%d" % k], ["c%d" % k],
+                             name=["conv0", "dw1", "pw2"][k], strides=strides, pads=pads,
+                             group=group),
+            helper.make_node("Clip", ["c%d" % k, "zero", "six"], ["r%d" % k]),
+            helper.make_node("QuantizeLinear", ["r%d" % k, "a_s", "a_zp"],
+                             ["y" if k == 2 else "q%d" % k]),
+        ]
+        prev, prev_s, prev_zp = "q%d" % k, "a_s", "a_zp"
+    return make_model(nodes, inits, [1, 3, 32, 32], [1, 16, 16, 16],
+                      in_type=TensorProto.INT8, out_type=TensorProto.INT8)
+
+
+def compare_twins(tflite_out, onnx_out):
+    """Prints how the TFLite (NHWC) and ONNX (NCHW) outputs differ."""
+    t = np.fromfile(tflite_out, dtype=np.int8).reshape(1, 16, 16, 16).transpose(0, 3, 1, 2)
+    o = np.fromfile(onnx_out, dtype=np.int8).reshape(1, 16, 16, 16)
+    d = np.abs(t.astype(np.int64) - o.astype(np.int64))
+    print("twins: %d of %d values differ, by at most %d" % (
+        int((d != 0).sum()), d.size, int(d.max())))
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -506,6 +605,7 @@ CASES = {
                      lambda x: residual_expected(x, relu=True)),
     "qlinear_pad_concat": (qlinear_pad_concat, pad_input, pad_expected),
     "qdq_pad_concat": (qdq_pad_concat, pad_input, pad_expected),
+    "mobilenet_convs_twin": (mobilenet_convs_twin, twin_input, twin_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
@@ -519,6 +619,9 @@ CASES = {
 
 
 def main():
+    if sys.argv[1] == "compare_twins":
+        compare_twins(sys.argv[2], sys.argv[3])
+        return
     case, prefix = sys.argv[1], sys.argv[2]
     build, make_input, expected = CASES[case]
     model = build()
@@ -527,6 +630,8 @@ def main():
     if make_input:
         x = make_input()
         x.tofile(prefix + ".input.bin")
+        if case == "mobilenet_convs_twin":
+            x.transpose(0, 2, 3, 1).tofile(prefix + ".tflite_input.bin")
         expected(x).tofile(prefix + ".expected.bin")
 
 
