@@ -660,6 +660,47 @@ static void registerUpstreamOps(Evaluator &e) {
                  out.push_back(std::move(r));
                  return success();
                });
+  // A static slice (offsets, sizes, strides all constants); a rank-reducing
+  // slice drops unit dimensions, which does not change the element order.
+  e.registerOp(
+      "tensor.extract_slice",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<tensor::ExtractSliceOp>(raw);
+        ArrayRef<int64_t> offsets = op.getStaticOffsets(),
+                          sizes = op.getStaticSizes(),
+                          strides = op.getStaticStrides();
+        if (ShapedType::isDynamicShape(offsets) ||
+            ShapedType::isDynamicShape(sizes) ||
+            ShapedType::isDynamicShape(strides))
+          return op.emitError("reference needs a static slice");
+        const Tensor &t = in[0];
+        int64_t rank = static_cast<int64_t>(t.shape.size());
+        for (int64_t d = 0; d < rank; ++d)
+          if (offsets[d] < 0 || sizes[d] < 0 ||
+              (sizes[d] > 0 &&
+               offsets[d] + (sizes[d] - 1) * strides[d] >= t.shape[d]))
+            return op.emitError("slice out of bounds in dimension ") << d;
+        Tensor r(t.elementType, op.getType().getShape());
+        SmallVector<int64_t> inStrides = t.strides();
+        SmallVector<int64_t> index(rank, 0);
+        for (int64_t i = 0; i < r.numElements(); ++i) {
+          int64_t source = 0;
+          for (int64_t d = 0; d < rank; ++d)
+            source += (offsets[d] + index[d] * strides[d]) * inStrides[d];
+          if (t.isFloat())
+            r.floats[i] = t.floats[source];
+          else
+            r.ints[i] = t.ints[source];
+          for (int64_t d = rank - 1; d >= 0; --d) {
+            if (++index[d] < sizes[d])
+              break;
+            index[d] = 0;
+          }
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
   e.registerOp("tensor.collapse_shape", reshapeLike);
   e.registerOp("tensor.expand_shape", reshapeLike);
   e.registerOp("tensor.reshape", reshapeLike);

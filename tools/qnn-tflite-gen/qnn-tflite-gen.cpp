@@ -420,6 +420,44 @@ Model leakyRelu() {
   return w.finish({in}, {l});
 }
 
+Model slicing() {
+  // SPACE_TO_DEPTH, DEPTH_TO_SPACE, STRIDED_SLICE (a shrunk axis, a negative
+  // begin, an end mask, stride 2) and SLICE (-1 sizes) of one input, each an
+  // output of its own.
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 3);
+  int in = w.activation("input", {1, 6, 8, 4}, I8, q);
+  int s2d = w.activation("space_to_depth", {1, 3, 4, 16}, I8, q);
+  w.op(BuiltinOperator::SPACE_TO_DEPTH, {in}, {s2d},
+       BuiltinOptions::SpaceToDepthOptions,
+       tfl::CreateSpaceToDepthOptions(w.fbb, 2).Union());
+  int d2s = w.activation("depth_to_space", {1, 12, 16, 1}, I8, q);
+  w.op(BuiltinOperator::DEPTH_TO_SPACE, {in}, {d2s},
+       BuiltinOptions::DepthToSpaceOptions,
+       tfl::CreateDepthToSpaceOptions(w.fbb, 2).Union());
+  int begin = w.constant<int32_t>("ss/begin", {4}, TensorType::INT32,
+                                  std::vector<int32_t>{0, 1, -7, 0});
+  int end = w.constant<int32_t>("ss/end", {4}, TensorType::INT32,
+                                std::vector<int32_t>{1, 6, 8, 0});
+  int strides = w.constant<int32_t>("ss/strides", {4}, TensorType::INT32,
+                                    std::vector<int32_t>{1, 2, 1, 1});
+  int ss = w.activation("strided_slice", {3, 7, 4}, I8, q);
+  w.op(BuiltinOperator::STRIDED_SLICE, {in, begin, end, strides}, {ss},
+       BuiltinOptions::StridedSliceOptions,
+       tfl::CreateStridedSliceOptions(w.fbb, /*begin_mask=*/0,
+                                      /*end_mask=*/0b1000, 0, 0,
+                                      /*shrink_axis_mask=*/0b0001)
+           .Union());
+  int sbegin = w.constant<int32_t>("slice/begin", {4}, TensorType::INT32,
+                                   std::vector<int32_t>{0, 2, 1, 1});
+  int ssize = w.constant<int32_t>("slice/size", {4}, TensorType::INT32,
+                                  std::vector<int32_t>{-1, 3, -1, 2});
+  int sl = w.activation("slice", {1, 3, 7, 2}, I8, q);
+  w.op(BuiltinOperator::SLICE, {in, sbegin, ssize}, {sl},
+       BuiltinOptions::SliceOptions, tfl::CreateSliceOptions(w.fbb).Union());
+  return w.finish({in}, {s2d, d2s, ss, sl});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -916,6 +954,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"activations", tableActivations},
       {"leaky_relu", leakyRelu},
       {"transpose", transpose},
+      {"slicing", slicing},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

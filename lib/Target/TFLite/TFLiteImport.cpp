@@ -153,6 +153,15 @@ private:
   LogicalResult importTranspose();
   LogicalResult importMean();
   LogicalResult importSplit();
+  LogicalResult importSlice(bool strided);
+  LogicalResult importDepthSpace(bool toDepth);
+  /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
+  /// reshaped to `outType` (rank-reducing slices of STRIDED_SLICE).
+  FailureOr<Value> emitSlice(Value in, RankedTensorType inType,
+                             ArrayRef<int64_t> offsets,
+                             ArrayRef<int64_t> sizes,
+                             ArrayRef<int64_t> strides,
+                             RankedTensorType outType);
 
   /// Bias (optional input 2) + requantize + fused activation after a conv
   /// or dense accumulator `acc` whose channel axis is `axis`.
@@ -1193,6 +1202,187 @@ LogicalResult Importer::importPad() {
   return setOutput(0, result);
 }
 
+FailureOr<Value> Importer::emitSlice(Value in, RankedTensorType inType,
+                                     ArrayRef<int64_t> offsets,
+                                     ArrayRef<int64_t> sizes,
+                                     ArrayRef<int64_t> strides,
+                                     RankedTensorType outType) {
+  SmallVector<OpFoldResult> o, z, s;
+  for (size_t d = 0; d < offsets.size(); ++d) {
+    o.push_back(builder.getIndexAttr(offsets[d]));
+    z.push_back(builder.getIndexAttr(sizes[d]));
+    s.push_back(builder.getIndexAttr(strides[d]));
+  }
+  auto sliceType = RankedTensorType::get(sizes, inType.getElementType());
+  Value slice = tensor::ExtractSliceOp::create(builder, opLoc, sliceType, in,
+                                               o, z, s)
+                    .getResult();
+  if (sliceType.getNumElements() != outType.getNumElements() ||
+      sliceType.getElementType() != outType.getElementType()) {
+    error() << "output has type " << outType << ", but the slice is "
+            << sliceType;
+    return failure();
+  }
+  return reshape(slice, outType, opLoc);
+}
+
+/// SLICE(input, begin, size) and STRIDED_SLICE(input, begin, end, strides)
+/// with constant parameters: the values are copied (TFLite copies the
+/// stored integers whatever the quantization), as tensor.extract_slice.
+/// STRIDED_SLICE: begin/end masks, shrink_axis_mask, negative indices and
+/// positive strides; ellipsis/new-axis masks, `offset` and negative strides
+/// are refused.
+LogicalResult Importer::importSlice(bool strided) {
+  if (failed(checkArity(strided ? 4 : 3, strided ? 4 : 3, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> begin = getIntConstant(input(1));
+  FailureOr<SmallVector<int64_t>> second = getIntConstant(input(2));
+  if (failed(inType) || failed(outType) || failed(begin) || failed(second))
+    return failure();
+  int64_t rank = inType->getRank();
+  SmallVector<int64_t> strides(rank, 1);
+  if (strided) {
+    FailureOr<SmallVector<int64_t>> s = getIntConstant(input(3));
+    if (failed(s))
+      return failure();
+    strides = *s;
+  }
+  if (static_cast<int64_t>(begin->size()) != rank ||
+      static_cast<int64_t>(second->size()) != rank ||
+      static_cast<int64_t>(strides.size()) != rank) {
+    error() << "begin/" << (strided ? "end/strides" : "size")
+            << " must have one entry per dimension of " << *inType;
+    return failure();
+  }
+  int32_t beginMask = 0, endMask = 0, shrinkMask = 0;
+  if (strided) {
+    const auto *opts = currentOp->builtin_options_as_StridedSliceOptions();
+    if (opts) {
+      if (opts->ellipsis_mask() || opts->new_axis_mask() || opts->offset()) {
+        error() << "STRIDED_SLICE with an ellipsis or new-axis mask or "
+                   "'offset' is not supported";
+        return failure();
+      }
+      beginMask = opts->begin_mask();
+      endMask = opts->end_mask();
+      shrinkMask = opts->shrink_axis_mask();
+    }
+  }
+  SmallVector<int64_t> offsets, sizes;
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = inType->getDimSize(d);
+    int64_t b = (*begin)[d];
+    if (strides[d] <= 0) {
+      error() << "stride " << strides[d] << " in dimension " << d
+              << " (positive strides only)";
+      return failure();
+    }
+    if (!strided) {
+      int64_t size = (*second)[d] == -1 ? dim - b : (*second)[d];
+      if (b < 0 || size < 0 || b + size > dim) {
+        error() << "slice [" << b << ", +" << (*second)[d]
+                << ") is outside dimension " << d << " of size " << dim;
+        return failure();
+      }
+      offsets.push_back(b);
+      sizes.push_back(size);
+      continue;
+    }
+    int64_t e = (*second)[d];
+    if (beginMask & (1 << d))
+      b = 0;
+    if (endMask & (1 << d))
+      e = dim;
+    if (b < 0)
+      b += dim;
+    if (e < 0)
+      e += dim;
+    if (shrinkMask & (1 << d)) {
+      if (b < 0 || b >= dim) {
+        error() << "shrunk index " << (*begin)[d] << " is outside dimension "
+                << d << " of size " << dim;
+        return failure();
+      }
+      e = b + 1;
+    }
+    b = std::clamp<int64_t>(b, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+    offsets.push_back(b);
+    sizes.push_back(e > b ? (e - b + strides[d] - 1) / strides[d] : 0);
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  FailureOr<Value> result =
+      emitSlice(*in, *inType, offsets, sizes, strides, *outType);
+  if (failed(result))
+    return failure();
+  return setOutput(0, *result);
+}
+
+/// DEPTH_TO_SPACE / SPACE_TO_DEPTH (NHWC, TFLite's DCR order) as reshape,
+/// transpose, reshape: a copy of the stored values.
+LogicalResult Importer::importDepthSpace(bool toDepth) {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  int32_t bs = 0;
+  if (toDepth) {
+    if (const auto *o = currentOp->builtin_options_as_SpaceToDepthOptions())
+      bs = o->block_size();
+  } else if (const auto *o =
+                 currentOp->builtin_options_as_DepthToSpaceOptions()) {
+    bs = o->block_size();
+  }
+  if (inType->getRank() != 4 || bs < 1 || bs > 4096) {
+    error() << "needs a 4-D NHWC input and a block size in [1, 4096], got "
+            << *inType << " and " << bs;
+    return failure();
+  }
+  int64_t n = inType->getDimSize(0), h = inType->getDimSize(1),
+          w = inType->getDimSize(2), c = inType->getDimSize(3);
+  Type elem = inType->getElementType();
+  SmallVector<int64_t> split, result;
+  if (toDepth) {
+    if (h % bs || w % bs) {
+      error() << "H and W of " << *inType << " must be multiples of " << bs;
+      return failure();
+    }
+    split = {n, h / bs, bs, w / bs, bs, c};
+    result = {n, h / bs, w / bs, c * bs * bs};
+  } else {
+    if (c % (int64_t(bs) * bs)) {
+      error() << "C of " << *inType << " must be a multiple of " << bs * bs;
+      return failure();
+    }
+    split = {n, h, w, bs, bs, c / (int64_t(bs) * bs)};
+    result = {n, h * bs, w * bs, c / (int64_t(bs) * bs)};
+  }
+  auto resultType = RankedTensorType::get(result, elem);
+  if (resultType.getShape() != outType->getShape() ||
+      elem != outType->getElementType()) {
+    error() << "output has type " << *outType << ", expected " << resultType;
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  // [N, H', a, W', b, C'] <-> [N, H', W', a, b, C'] by swapping dims 2, 3.
+  Value v = reshape(*in, RankedTensorType::get(split, elem), opLoc);
+  SmallVector<int64_t> swapped = split;
+  std::swap(swapped[2], swapped[3]);
+  v = tosa::TransposeOp::create(builder, opLoc,
+                                RankedTensorType::get(swapped, elem), v,
+                                builder.getDenseI32ArrayAttr({0, 1, 3, 2, 4, 5}))
+          .getResult();
+  return setOutput(0, reshape(v, resultType, opLoc));
+}
+
 LogicalResult Importer::importSplit() {
   // SPLIT(axis, input) into equal parts along a constant axis.
   if (failed(checkArity(2, 2, 0)))
@@ -1586,6 +1776,14 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importMean(); };
   case B::SPLIT:
     return [](Importer &i, B) { return i.importSplit(); };
+  case B::SLICE:
+    return [](Importer &i, B) { return i.importSlice(false); };
+  case B::STRIDED_SLICE:
+    return [](Importer &i, B) { return i.importSlice(true); };
+  case B::SPACE_TO_DEPTH:
+    return [](Importer &i, B) { return i.importDepthSpace(true); };
+  case B::DEPTH_TO_SPACE:
+    return [](Importer &i, B) { return i.importDepthSpace(false); };
   default:
     return nullptr;
   }
