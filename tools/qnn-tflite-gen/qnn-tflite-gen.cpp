@@ -493,8 +493,11 @@ Model split() {
 
 /// The bundled example: conv 3x3/2 + depthwise 3x3 + pointwise 1x1 (all
 /// RELU6) + average pool + fully connected + softmax, int8 per-channel.
-Model mobilenetBlock() {
-  ModelWriter w;
+/// conv 3x3/2 + RELU6, depthwise 3x3 + RELU6, pointwise + RELU6 on a
+/// 1x32x32x3 int8 input: the layers that mobilenet_block and
+/// mobilenet_convs share (the same weights, drawn first from the stream).
+/// Returns the input and the pointwise output tensors.
+std::pair<int, int> addMobilenetConvs(ModelWriter &w) {
   int in = w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f / 128, 0));
   int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8, perChannel(8, 0.004f, 0),
                      -127, 127);
@@ -525,6 +528,12 @@ Model mobilenetBlock() {
        tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 1, 1,
                                 ActivationFunctionType::RELU6)
            .Union());
+  return {in, a2};
+}
+
+Model mobilenetBlock() {
+  ModelWriter w;
+  auto [in, a2] = addMobilenetConvs(w);
   int a3 = w.activation("pool", {1, 1, 1, 16}, I8, perTensor(6.0f / 255, -128));
   w.op(BuiltinOperator::AVERAGE_POOL_2D, {a2}, {a3},
        BuiltinOptions::Pool2DOptions,
@@ -549,36 +558,7 @@ Model mobilenetBlock() {
 /// QDQ ONNX model.
 Model mobilenetConvs() {
   ModelWriter w;
-  int in = w.activation("input", {1, 32, 32, 3}, I8, perTensor(1.0f / 128, 0));
-  int f0 = w.weights("conv0/filter", {8, 3, 3, 3}, I8, perChannel(8, 0.004f, 0),
-                     -127, 127);
-  int b0 = w.bias("conv0/bias", 8, -500, 500, perChannel(8, 0.00003f, 0));
-  int a0 =
-      w.activation("conv0", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
-  w.op(BuiltinOperator::CONV_2D, {in, f0, b0}, {a0},
-       BuiltinOptions::Conv2DOptions,
-       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 2, 2,
-                                ActivationFunctionType::RELU6)
-           .Union());
-  int f1 = w.weights("dw1/filter", {1, 3, 3, 8}, I8, perChannel(8, 0.01f, 3),
-                     -127, 127);
-  int b1 = w.bias("dw1/bias", 8, -500, 500, perChannel(8, 0.0002f, 3));
-  int a1 = w.activation("dw1", {1, 16, 16, 8}, I8, perTensor(6.0f / 255, -128));
-  w.op(BuiltinOperator::DEPTHWISE_CONV_2D, {a0, f1, b1}, {a1},
-       BuiltinOptions::DepthwiseConv2DOptions,
-       tfl::CreateDepthwiseConv2DOptions(w.fbb, Padding::SAME, 1, 1, 1,
-                                         ActivationFunctionType::RELU6)
-           .Union());
-  int f2 = w.weights("pw2/filter", {16, 1, 1, 8}, I8, perChannel(16, 0.005f, 0),
-                     -127, 127);
-  int b2 = w.bias("pw2/bias", 16, -500, 500, perChannel(16, 0.0001f, 0));
-  int a2 =
-      w.activation("pw2", {1, 16, 16, 16}, I8, perTensor(6.0f / 255, -128));
-  w.op(BuiltinOperator::CONV_2D, {a1, f2, b2}, {a2},
-       BuiltinOptions::Conv2DOptions,
-       tfl::CreateConv2DOptions(w.fbb, Padding::SAME, 1, 1,
-                                ActivationFunctionType::RELU6)
-           .Union());
+  auto [in, a2] = addMobilenetConvs(w);
   return w.finish({in}, {a2});
 }
 
