@@ -718,6 +718,22 @@ static void registerUpstreamOps(Evaluator &e) {
                  return elementwiseBinary(op, in, out,
                                           [](auto a, auto b) { return a + b; });
                });
+  // Integers are held sign- or zero-extended, so std::max/min compare them
+  // as their types say (also ui8).
+  e.registerOp("tosa.maximum",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return elementwiseBinary(op, in, out, [](auto a, auto b) {
+                   return std::max(a, b);
+                 });
+               });
+  e.registerOp("tosa.minimum",
+               [](Operation *op, ArrayRef<Tensor> in,
+                  SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return elementwiseBinary(op, in, out, [](auto a, auto b) {
+                   return std::min(a, b);
+                 });
+               });
   e.registerOp("tosa.sub",
                [](Operation *op, ArrayRef<Tensor> in,
                   SmallVectorImpl<Tensor> &out) -> LogicalResult {

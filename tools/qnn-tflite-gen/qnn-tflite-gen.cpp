@@ -458,6 +458,27 @@ Model slicing() {
   return w.finish({in}, {s2d, d2s, ss, sl});
 }
 
+Model maximumMinimum() {
+  // uint8 (the unsigned comparison matters above 127): MAXIMUM with a
+  // per-channel constant of rank 4, then MINIMUM with a rank-1 constant.
+  ModelWriter w;
+  Quant q = perTensor(0.05f, 128);
+  int in = w.activation("input", {1, 2, 3, 4}, U8, q);
+  int lo = w.constant<uint8_t>("lo", {1, 1, 1, 4}, U8,
+                               std::vector<uint8_t>{10, 128, 200, 0}, &q);
+  int hi = w.constant<uint8_t>("hi", {4}, U8,
+                               std::vector<uint8_t>{250, 130, 255, 100}, &q);
+  int mx = w.activation("max", {1, 2, 3, 4}, U8, q);
+  int mn = w.activation("min", {1, 2, 3, 4}, U8, q);
+  w.op(BuiltinOperator::MAXIMUM, {in, lo}, {mx},
+       BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(w.fbb).Union());
+  w.op(BuiltinOperator::MINIMUM, {mx, hi}, {mn},
+       BuiltinOptions::MaximumMinimumOptions,
+       tfl::CreateMaximumMinimumOptions(w.fbb).Union());
+  return w.finish({in}, {mn});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -935,6 +956,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"leaky_relu", leakyRelu},
       {"transpose", transpose},
       {"slicing", slicing},
+      {"maximum_minimum", maximumMinimum},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

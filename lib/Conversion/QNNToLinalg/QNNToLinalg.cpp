@@ -1445,6 +1445,47 @@ struct UnsignedClampLowering : OpConversionPattern<tosa::ClampOp> {
   }
 };
 
+/// tosa.maximum/minimum of unsigned integers: the signless form would
+/// compare them as signed (tosa-to-linalg's maxsi/minsi).
+template <typename OpTy, bool isMax>
+struct UnsignedMaxMinLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.getElementType().isUnsignedInteger() || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "not a static unsigned op");
+    Type storage = signless(type.getElementType());
+    int64_t rank = type.getRank();
+    Location loc = op.getLoc();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, type.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput1(), adaptor.getInput2()}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            broadcastMap(rewriter,
+                         cast<RankedTensorType>(op.getInput1().getType()),
+                         type),
+            broadcastMap(rewriter,
+                         cast<RankedTensorType>(op.getInput2().getType()),
+                         type),
+            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v = isMax ? arith::MaxUIOp::create(b, l, args[0], args[1])
+                                .getResult()
+                          : arith::MinUIOp::create(b, l, args[0], args[1])
+                                .getResult();
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// arith.constant of an unsigned/signed type: the same bits, signless.
 struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1549,7 +1590,8 @@ struct ConvertQNNToLinalgPass
         [&](Operation *op) { return converter.isLegal(op); });
     // Casts and clamps that touch unsigned types are lowered here: their
     // signless form would mean something else.
-    conversionTarget.addDynamicallyLegalOp<tosa::CastOp, tosa::ClampOp>(
+    conversionTarget.addDynamicallyLegalOp<tosa::CastOp, tosa::ClampOp,
+                                           tosa::MaximumOp, tosa::MinimumOp>(
         [&](Operation *op) { return converter.isLegal(op); });
 
     RewritePatternSet patterns(ctx);
@@ -1561,7 +1603,10 @@ struct ConvertQNNToLinalgPass
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
-                 UnsignedClampLowering, ConstantRetyping>(converter, ctx);
+                 UnsignedClampLowering,
+                 UnsignedMaxMinLowering<tosa::MaximumOp, true>,
+                 UnsignedMaxMinLowering<tosa::MinimumOp, false>,
+                 ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);
     patterns.add<GenericRetyping>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,

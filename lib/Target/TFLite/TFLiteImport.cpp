@@ -154,6 +154,7 @@ private:
   LogicalResult importMean();
   LogicalResult importSplit();
   LogicalResult importSlice(bool strided);
+  LogicalResult importMaxMin(bool isMax);
   LogicalResult importDepthSpace(bool toDepth);
   /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
   /// reshaped to `outType` (rank-reducing slices of STRIDED_SLICE).
@@ -1322,6 +1323,56 @@ LogicalResult Importer::importSlice(bool strided) {
   return setOutput(0, *result);
 }
 
+/// MAXIMUM / MINIMUM: TFLite compares the stored integers (no rescale; its
+/// converter gives both inputs and the output the same parameters), with
+/// NumPy broadcasting: tosa.maximum / tosa.minimum, the lower-rank operand
+/// reshaped with leading 1s.
+LogicalResult Importer::importMaxMin(bool isMax) {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> aType = getType(input(0));
+  FailureOr<RankedTensorType> bType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(aType) || failed(bType) || failed(outType))
+    return failure();
+  Type elem = outType->getElementType();
+  if (aType->getElementType() != elem || bType->getElementType() != elem ||
+      !isa<IntegerType>(elem)) {
+    error() << "inputs " << *aType << ", " << *bType << " and output "
+            << *outType << " must share one integer type";
+    return failure();
+  }
+  int64_t rank = outType->getRank();
+  if (aType->getRank() > rank || bType->getRank() > rank) {
+    error() << "an input has a higher rank than the output " << *outType;
+    return failure();
+  }
+  auto expand = [&](Value v, RankedTensorType t) -> FailureOr<Value> {
+    SmallVector<int64_t> shape(rank - t.getRank(), 1);
+    llvm::append_range(shape, t.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      if (shape[d] != 1 && shape[d] != outType->getDimSize(d)) {
+        error() << "input " << t << " does not broadcast to " << *outType;
+        return failure();
+      }
+    return reshape(v, RankedTensorType::get(shape, elem), opLoc);
+  };
+  FailureOr<Value> a = getValue(input(0));
+  FailureOr<Value> b = getValue(input(1));
+  if (failed(a) || failed(b))
+    return failure();
+  FailureOr<Value> ea = expand(*a, *aType);
+  FailureOr<Value> eb = expand(*b, *bType);
+  if (failed(ea) || failed(eb))
+    return failure();
+  Value result =
+      isMax ? tosa::MaximumOp::create(builder, opLoc, *outType, *ea, *eb)
+                  .getResult()
+            : tosa::MinimumOp::create(builder, opLoc, *outType, *ea, *eb)
+                  .getResult();
+  return setOutput(0, result);
+}
+
 /// DEPTH_TO_SPACE / SPACE_TO_DEPTH (NHWC, TFLite's DCR order) as reshape,
 /// transpose, reshape: a copy of the stored values.
 LogicalResult Importer::importDepthSpace(bool toDepth) {
@@ -1778,6 +1829,10 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importSplit(); };
   case B::SLICE:
     return [](Importer &i, B) { return i.importSlice(false); };
+  case B::MAXIMUM:
+    return [](Importer &i, B) { return i.importMaxMin(true); };
+  case B::MINIMUM:
+    return [](Importer &i, B) { return i.importMaxMin(false); };
   case B::STRIDED_SLICE:
     return [](Importer &i, B) { return i.importSlice(true); };
   case B::SPACE_TO_DEPTH:
