@@ -486,6 +486,47 @@ static void registerQNNOps(Evaluator &e) {
                  return evalPool(cast<MaxPool2DOp>(raw), in, out,
                                  /*average=*/false);
                });
+  // Arg max / min: the first extreme index along the axis.
+  auto argExtremum = [](Operation *op, ArrayRef<Tensor> in,
+                        SmallVectorImpl<Tensor> &out, int64_t axis,
+                        bool isMax) -> LogicalResult {
+    const Tensor &t = in[0];
+    Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+    int64_t outer = 1, inner = 1, n = t.shape[axis];
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= t.shape[d];
+    for (int64_t d = axis + 1; d < static_cast<int64_t>(t.shape.size()); ++d)
+      inner *= t.shape[d];
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t best = 0;
+        for (int64_t k = 1; k < n; ++k) {
+          int64_t v = t.ints[(o * n + k) * inner + i];
+          int64_t b = t.ints[(o * n + best) * inner + i];
+          if (isMax ? v > b : v < b)
+            best = k;
+        }
+        r.ints[o * inner + i] = best;
+      }
+    out.push_back(std::move(r));
+    return success();
+  };
+  e.registerOp("qnn.argmax",
+               [argExtremum](Operation *op, ArrayRef<Tensor> in,
+                             SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return argExtremum(op, in, out,
+                                    static_cast<int64_t>(
+                                        cast<ArgMaxOp>(op).getAxis()),
+                                    true);
+               });
+  e.registerOp("qnn.argmin",
+               [argExtremum](Operation *op, ArrayRef<Tensor> in,
+                             SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return argExtremum(op, in, out,
+                                    static_cast<int64_t>(
+                                        cast<ArgMinOp>(op).getAxis()),
+                                    false);
+               });
   e.registerOp(
       "qnn.concatenate",
       [](Operation *raw, ArrayRef<Tensor> in,

@@ -479,6 +479,27 @@ Model maximumMinimum() {
   return w.finish({in}, {mn});
 }
 
+Model argMaxMin() {
+  // ARG_MAX over the channels (INT64, as segmentation models write it) and
+  // ARG_MIN over the width (INT32) of a uint8 tensor: values above 127 and
+  // ties (first index wins) decide.
+  ModelWriter w;
+  int in = w.activation("input", {1, 4, 5, 6}, U8, perTensor(0.02f, 128));
+  int cAxis = w.constant<int32_t>("channel_axis", {1}, TensorType::INT32,
+                                  std::vector<int32_t>{3});
+  int wAxis = w.constant<int32_t>("width_axis", {1}, TensorType::INT32,
+                                  std::vector<int32_t>{-2});
+  int amax = w.tensor("argmax", {1, 4, 5}, TensorType::INT64);
+  int amin = w.tensor("argmin", {1, 4, 6}, TensorType::INT32);
+  w.op(BuiltinOperator::ARG_MAX, {in, cAxis}, {amax},
+       BuiltinOptions::ArgMaxOptions,
+       tfl::CreateArgMaxOptions(w.fbb, TensorType::INT64).Union());
+  w.op(BuiltinOperator::ARG_MIN, {in, wAxis}, {amin},
+       BuiltinOptions::ArgMinOptions,
+       tfl::CreateArgMinOptions(w.fbb, TensorType::INT32).Union());
+  return w.finish({in}, {amax, amin});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -957,6 +978,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},
+      {"arg_max_min", argMaxMin},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

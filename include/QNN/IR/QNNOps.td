@@ -353,6 +353,28 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Arg max / arg min
+//===----------------------------------------------------------------------===//
+
+class QNN_ArgOp<string mnemonic, string which> : QNN_Op<mnemonic, [Pure]> {
+  let summary = "index of the " # which # " element along an axis";
+  let description = [{
+    The index along `axis` of the first }] # which # [{ stored value (ties
+    go to the smallest index), compared as the element type says (signed or
+    unsigned), as TFLite's ARG_MAX / ARG_MIN do on quantized tensors (a
+    positive scale keeps the order of the real values). The result has the
+    input's shape without `axis` and an i32 or i64 element type.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, I64Attr:$axis);
+  let results = (outs RankedTensorOf<[I32, I64]>:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def QNN_ArgMaxOp : QNN_ArgOp<"argmax", "largest">;
+def QNN_ArgMinOp : QNN_ArgOp<"argmin", "smallest">;
+
+//===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//
 

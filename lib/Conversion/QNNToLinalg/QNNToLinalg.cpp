@@ -1486,6 +1486,71 @@ struct UnsignedMaxMinLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// qnn.argmax / qnn.argmin: one linalg.generic that reduces `axis`
+/// carrying the best value and its index; strict comparisons keep the first
+/// index on ties, signed or unsigned as the element type says.
+template <typename ArgOp, bool isMax>
+struct ArgLowering : OpConversionPattern<ArgOp> {
+  using OpConversionPattern<ArgOp>::OpConversionPattern;
+  using OpAdaptor = typename ArgOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(ArgOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = cast<RankedTensorType>(op.getOutput().getType());
+    if (!inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(inputType.getElementType());
+    Type indexType = resultType.getElementType();
+    int64_t rank = inputType.getRank();
+    int64_t axis = static_cast<int64_t>(op.getAxis());
+    auto [qmin, qmax] = getStorageRange(inputType.getElementType());
+    Value bestInit = emptyFilled(rewriter, loc, resultType.getShape(), storage,
+                                 isMax ? qmin : qmax);
+    Value indexInit =
+        emptyFilled(rewriter, loc, resultType.getShape(), indexType, 0);
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != axis)
+        outExprs.push_back(rewriter.getAffineDimExpr(d));
+    AffineMap outMap =
+        AffineMap::get(rank, 0, outExprs, rewriter.getContext());
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::parallel);
+    iters[axis] = utils::IteratorType::reduction;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{bestInit.getType(), indexInit.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{bestInit, indexInit},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank), outMap,
+                            outMap},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          auto pred = isMax ? (isUnsigned ? arith::CmpIPredicate::ugt
+                                          : arith::CmpIPredicate::sgt)
+                            : (isUnsigned ? arith::CmpIPredicate::ult
+                                          : arith::CmpIPredicate::slt);
+          Value better = arith::CmpIOp::create(b, l, pred, args[0], args[1]);
+          // The first element always wins (the initial best is only a
+          // placeholder: an element equal to it must still set index 0).
+          Value k = linalg::IndexOp::create(b, l, axis);
+          Value first = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq, k,
+              arith::ConstantIndexOp::create(b, l, 0));
+          better = arith::OrIOp::create(b, l, better, first);
+          Value kCast = arith::IndexCastOp::create(b, l, indexType, k);
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{
+                  arith::SelectOp::create(b, l, better, args[0], args[1]),
+                  arith::SelectOp::create(b, l, better, kCast, args[2])});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 /// arith.constant of an unsigned/signed type: the same bits, signless.
 struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1605,6 +1670,7 @@ struct ConvertQNNToLinalgPass
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,
+                 ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);

@@ -704,6 +704,32 @@ LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 // ConcatenateOp
 //===----------------------------------------------------------------------===//
 
+//===----------------------------------------------------------------------===//
+// ArgMaxOp, ArgMinOp
+//===----------------------------------------------------------------------===//
+
+template <typename ArgOp> static LogicalResult verifyArgOp(ArgOp op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = cast<RankedTensorType>(op.getOutput().getType());
+  int64_t rank = inputType.getRank();
+  int64_t axis = static_cast<int64_t>(op.getAxis());
+  if (axis < 0 || axis >= rank)
+    return op.emitOpError() << "'axis' " << axis << " is out of range for "
+                            << inputType;
+  SmallVector<int64_t> expected(inputType.getShape());
+  expected.erase(expected.begin() + axis);
+  if (resultType.getShape() != ArrayRef<int64_t>(expected))
+    return op.emitOpError() << "result shape must be the input's without "
+                               "dimension "
+                            << axis << ", got " << resultType;
+  if (inputType.getDimSize(axis) == 0)
+    return op.emitOpError("the reduced dimension must not be empty");
+  return success();
+}
+
+LogicalResult ArgMaxOp::verify() { return verifyArgOp(*this); }
+LogicalResult ArgMinOp::verify() { return verifyArgOp(*this); }
+
 LogicalResult ConcatenateOp::verify() {
   auto resultType = getOutput().getType();
   auto inputs = getInputs();

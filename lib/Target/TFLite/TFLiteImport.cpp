@@ -155,6 +155,7 @@ private:
   LogicalResult importSplit();
   LogicalResult importSlice(bool strided);
   LogicalResult importMaxMin(bool isMax);
+  LogicalResult importArg(bool isMax);
   LogicalResult importDepthSpace(bool toDepth);
   /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
   /// reshaped to `outType` (rank-reducing slices of STRIDED_SLICE).
@@ -1323,6 +1324,57 @@ LogicalResult Importer::importSlice(bool strided) {
   return setOutput(0, *result);
 }
 
+/// ARG_MAX / ARG_MIN over one constant axis of a quantized tensor, with an
+/// INT32 or INT64 result (the output tensor's type): qnn.argmax/argmin.
+LogicalResult Importer::importArg(bool isMax) {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> axisValues = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(axisValues))
+    return failure();
+  if (axisValues->size() != 1) {
+    error() << "axis must have one element";
+    return failure();
+  }
+  int64_t rank = inType->getRank();
+  int64_t axis =
+      (*axisValues)[0] < 0 ? (*axisValues)[0] + rank : (*axisValues)[0];
+  if (axis < 0 || axis >= rank) {
+    error() << "axis " << (*axisValues)[0] << " is out of range for "
+            << *inType;
+    return failure();
+  }
+  auto elem = dyn_cast<IntegerType>(inType->getElementType());
+  if (!elem || elem.getWidth() != 8) {
+    error() << "input " << *inType << " must be quantized to 8 bits";
+    return failure();
+  }
+  Type outElem = outType->getElementType();
+  if (!outElem.isInteger(32) && !outElem.isInteger(64)) {
+    error() << "output " << *outType << " must be INT32 or INT64";
+    return failure();
+  }
+  SmallVector<int64_t> shape(inType->getShape());
+  shape.erase(shape.begin() + axis);
+  auto resultType = RankedTensorType::get(shape, outElem);
+  if (resultType != *outType) {
+    error() << "output has type " << *outType << ", expected " << resultType;
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  auto axisAttr = builder.getI64IntegerAttr(axis);
+  Value result =
+      isMax ? ArgMaxOp::create(builder, opLoc, resultType, *in, axisAttr)
+                  .getResult()
+            : ArgMinOp::create(builder, opLoc, resultType, *in, axisAttr)
+                  .getResult();
+  return setOutput(0, result);
+}
+
 /// MAXIMUM / MINIMUM: TFLite compares the stored integers (no rescale; its
 /// converter gives both inputs and the output the same parameters), with
 /// NumPy broadcasting: tosa.maximum / tosa.minimum, the lower-rank operand
@@ -1831,6 +1883,10 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importSlice(false); };
   case B::MAXIMUM:
     return [](Importer &i, B) { return i.importMaxMin(true); };
+  case B::ARG_MAX:
+    return [](Importer &i, B) { return i.importArg(true); };
+  case B::ARG_MIN:
+    return [](Importer &i, B) { return i.importArg(false); };
   case B::MINIMUM:
     return [](Importer &i, B) { return i.importMaxMin(false); };
   case B::STRIDED_SLICE:

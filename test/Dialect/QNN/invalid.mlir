@@ -733,3 +733,19 @@ func.func @quantize_tvm_rounding(%x: tensor<4xf32>) -> tensor<4xi8> {
   %0 = qnn.quantize %x {scale = array<f32: 0.5>, zero_point = array<i32: 0>, rounding = #qnn.rounding<upward>} : tensor<4xf32> -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @argmax_axis(%x: tensor<2x3xi8>) -> tensor<2xi32> {
+  // expected-error @+1 {{'qnn.argmax' op 'axis' 2 is out of range for 'tensor<2x3xi8>'}}
+  %0 = qnn.argmax %x {axis = 2 : i64} : tensor<2x3xi8> -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+func.func @argmin_shape(%x: tensor<2x3xi8>) -> tensor<3xi32> {
+  // expected-error @+1 {{'qnn.argmin' op result shape must be the input's without dimension 1, got 'tensor<3xi32>'}}
+  %0 = qnn.argmin %x {axis = 1 : i64} : tensor<2x3xi8> -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}

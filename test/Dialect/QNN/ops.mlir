@@ -161,3 +161,14 @@ func.func @activations(%x: tensor<8xi8>, %u: tensor<8xui8>) -> (tensor<8xi8>, te
   %3 = qnn.tanh %u {input_scale = 0.0625 : f32, input_zero_point = 128 : i32, output_scale = 0.0078125 : f32, output_zero_point = 128 : i32} : tensor<8xui8> -> tensor<8xui8>
   return %0, %1, %2, %3 : tensor<8xi8>, tensor<8xi8>, tensor<8xi8>, tensor<8xui8>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @arg_ops
+// CHECK: qnn.argmax %{{.*}} {axis = 1 : i64} : tensor<2x3xui8> -> tensor<2xi64>
+// CHECK: qnn.argmin %{{.*}} {axis = 0 : i64} : tensor<2x3xi8> -> tensor<3xi32>
+func.func @arg_ops(%a: tensor<2x3xui8>, %b: tensor<2x3xi8>) -> (tensor<2xi64>, tensor<3xi32>) {
+  %0 = qnn.argmax %a {axis = 1 : i64} : tensor<2x3xui8> -> tensor<2xi64>
+  %1 = qnn.argmin %b {axis = 0 : i64} : tensor<2x3xi8> -> tensor<3xi32>
+  return %0, %1 : tensor<2xi64>, tensor<3xi32>
+}
