@@ -7,6 +7,7 @@
 #include "QNN/Utils/QuantMath.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -71,6 +72,15 @@ inline LogicalResult verifyAddRounding(Operation *op, Rounding rounding) {
          << "'rounding' must be tflite or tflite_single (TFLite's sequence) "
             "or onnx (ONNX's float32 sequence), got "
          << stringifyRounding(rounding);
+}
+
+/// The upper bound TFLite gives a fused RELU6: zp + round(6 / scale), at most
+/// qmax. The quotient is clamped before the conversion (a denormal scale
+/// makes it infinite).
+inline int64_t relu6UpperBound(float scale, int64_t zeroPoint, int64_t qmax) {
+  float q = std::round(6.0f / scale);
+  q = std::clamp(q, -1099511627776.0f, 1099511627776.0f); // 2^40
+  return std::min<int64_t>(qmax, zeroPoint + static_cast<int64_t>(q));
 }
 
 /// The rule of the leaky ReLU stage of an npu epilogue, given the op's

@@ -12,6 +12,7 @@
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Target/TFLite/schema_subset_generated.h"
+#include "QNN/Utils/ParserGuards.h"
 #include "QNN/Utils/QuantUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -2239,6 +2240,17 @@ OwningOpRef<ModuleOp> mlir::qnn::loadProgramFile(StringRef path,
     return importTFLite(file->getBuffer(), context, path, options);
   if (path.ends_with(".onnx"))
     return importONNX(file->getBuffer(), context, path);
+  // Text that MLIR 22's parser crashes on (llvm/llvm-project#179045).
+  if (size_t at = findIndexDenseArray(file->getBuffer());
+      at != StringRef::npos) {
+    StringRef before = file->getBuffer().take_front(at);
+    unsigned line = 1 + before.count('\n');
+    unsigned column = 1 + at - (before.rfind('\n') + 1);
+    emitError(FileLineColLoc::get(context, path, line, column))
+        << "dense arrays of 'index' are not supported (they crash MLIR 22's "
+           "parser: llvm/llvm-project#179045)";
+    return nullptr;
+  }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }

@@ -59,9 +59,8 @@ verifyActivation(Operation *op, Activation kind, int32_t actMin, int32_t actMax,
                                << "' needs an output scale and zero point "
                                   "(not available on pooling operators)";
     int64_t zp = static_cast<int32_t>(zpAttr.getInt());
-    int64_t relu6Max = std::min<int64_t>(
-        qmax, zp + static_cast<int64_t>(std::round(
-                       6.0f / scaleAttr.getValue().convertToFloat())));
+    int64_t relu6Max = qnn::relu6UpperBound(
+        scaleAttr.getValue().convertToFloat(), zp, qmax);
     if (kind == Activation::relu &&
         (actMin != std::max(qmin, zp) || actMax != qmax))
       return op->emitOpError()

@@ -136,9 +136,7 @@ Activation classifyClamp(int64_t actMin, int64_t actMax, Type element,
     if (actMax == qmax)
       return Activation::relu;
     if (outputScale &&
-        actMax == std::min<int64_t>(qmax, *outputZeroPoint +
-                                              static_cast<int64_t>(std::round(
-                                                  6.0f / *outputScale))))
+        actMax == qnn::relu6UpperBound(*outputScale, *outputZeroPoint, qmax))
       return Activation::relu6;
   }
   return Activation::clip;
