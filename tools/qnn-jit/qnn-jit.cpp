@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "QNN/Compiler/Compiler.h"
+#include "QNN/Utils/ParserGuards.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -145,6 +146,11 @@ compileFile(MLIRContext &context, StringRef targetName) {
   auto file = openInputFile(inputFile, &error);
   if (!file)
     return llvm::createStringError(error);
+  // Text that MLIR 22's parser crashes on (QNN/Utils/ParserGuards.h).
+  if (findIndexDenseArray(file->getBuffer()) != StringRef::npos)
+    return llvm::createStringError(
+        inputFile + ": dense arrays of 'index' are not supported (they crash "
+                    "MLIR 22's parser: llvm/llvm-project#179045)");
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
