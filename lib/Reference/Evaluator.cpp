@@ -486,6 +486,37 @@ static void registerQNNOps(Evaluator &e) {
                  return evalPool(cast<MaxPool2DOp>(raw), in, out,
                                  /*average=*/false);
                });
+  e.registerOp(
+      "qnn.global_avg_pool",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<GlobalAvgPoolOp>(raw);
+        const Tensor &t = in[0];
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        ActivationDims d = getActivationDims(op.getDataLayout());
+        int64_t count = t.shape[d.h] * t.shape[d.w];
+        float factor = math::onnxGlobalAvgPoolFactor(
+            op.getInputScale().convertToFloat(),
+            op.getOutputScale().convertToFloat(), count);
+        int64_t zpIn = static_cast<int32_t>(op.getInputZeroPoint());
+        int64_t zpOut = static_cast<int32_t>(op.getOutputZeroPoint());
+        SmallVector<int64_t> strides = t.strides();
+        SmallVector<int64_t> rStrides = r.strides();
+        for (int64_t n = 0; n < t.shape[d.n]; ++n)
+          for (int64_t c = 0; c < t.shape[d.c]; ++c) {
+            int64_t sum = 0;
+            for (int64_t h = 0; h < t.shape[d.h]; ++h)
+              for (int64_t w = 0; w < t.shape[d.w]; ++w)
+                sum += t.ints[n * strides[d.n] + c * strides[d.c] +
+                              h * strides[d.h] + w * strides[d.w]];
+            r.ints[n * rStrides[d.n] + c * rStrides[d.c]] =
+                math::requantizeONNX(sum - zpIn * count, 0, factor,
+                                     static_cast<int32_t>(zpOut), qmin, qmax);
+          }
+        out.push_back(std::move(r));
+        return success();
+      });
   // Arg max / min: the first extreme index along the axis.
   auto argExtremum = [](Operation *op, ArrayRef<Tensor> in,
                         SmallVectorImpl<Tensor> &out, int64_t axis,

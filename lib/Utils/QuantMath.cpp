@@ -154,6 +154,12 @@ int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
   return std::clamp(static_cast<int64_t>(r) + outZp, qmin, qmax);
 }
 
+float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
+                              int64_t count) {
+  float denominator = outputScale * static_cast<float>(count);
+  return inputScale / denominator;
+}
+
 int64_t quantizeFloat(float x, float scale, int32_t zeroPoint, int64_t qmin,
                       int64_t qmax, bool halfToEven) {
   if (std::isnan(x))

@@ -352,6 +352,30 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
   let hasVerifier = 1;
 }
 
+def QNN_GlobalAvgPoolOp : QNN_Op<"global_avg_pool", [Pure]> {
+  let summary = "mean over H and W with a rescale to the output parameters";
+  let description = [{
+    The average of each channel over the whole image, from the input's
+    quantization to the output's, rounded once. With `rounding = onnx` (the
+    only rule so far) it is ONNX Runtime's QLinearGlobalAveragePool (and the
+    QDQ GlobalAveragePool it stands for): `sum` of the N = H * W stored
+    values in i32, `factor = float32(input_scale / float32(output_scale *
+    float32(N)))`, `y = nearbyint(float32(sum - input_zero_point * N) *
+    factor) + output_zero_point` (halves to even), saturated. The result
+    keeps the rank with H = W = 1; the window holds fewer than 2^23 values
+    (so the i32 sum cannot overflow).
+  }];
+  let arguments = (ins QNN_QTensor8:$input,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       QNN_DataLayoutAttr:$data_layout,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::onnx">:$rounding);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Arg max / arg min
 //===----------------------------------------------------------------------===//

@@ -99,6 +99,11 @@ float onnxRequantizeFactor(double inputScale, float outputScale);
 int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
                        int32_t outputZeroPoint, int64_t qmin, int64_t qmax);
 
+/// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
+/// float32(inputScale / float32(outputScale * float32(count))).
+float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
+                              int64_t count);
+
 /// TFLite's `AffineQuantize` of one float: round_half_away(x / scale) + zp in
 /// float32, clamped to [qmin, qmax]; NaN gives the zero point.
 /// `halfToEven`: ONNX's QuantizeLinear instead (ONNX Runtime: the same

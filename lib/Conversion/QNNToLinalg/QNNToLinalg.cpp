@@ -1486,6 +1486,86 @@ struct UnsignedMaxMinLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// qnn.global_avg_pool: an i32 sum over H and W (one reduction generic),
+/// then ONNX's float32 rescale (an elementwise generic, as the requantize).
+struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(GlobalAvgPoolOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    ActivationDims d = getActivationDims(op.getDataLayout());
+    int64_t count = inputType.getDimSize(d.h) * inputType.getDimSize(d.w);
+    float factor = qmath::onnxGlobalAvgPoolFactor(
+        op.getInputScale().convertToFloat(),
+        op.getOutputScale().convertToFloat(), count);
+    int64_t bias = -static_cast<int64_t>(
+                       static_cast<int32_t>(op.getInputZeroPoint())) *
+                   count;
+    int64_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    Type i32 = rewriter.getI32Type();
+    Value sumInit = emptyFilled(rewriter, loc, resultType.getShape(), i32, 0);
+    SmallVector<AffineExpr> outExprs;
+    for (unsigned i = 0; i < 4; ++i)
+      outExprs.push_back(i == d.h || i == d.w
+                             ? rewriter.getAffineConstantExpr(0)
+                             : rewriter.getAffineDimExpr(i));
+    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+    iters[d.h] = iters[d.w] = utils::IteratorType::reduction;
+    auto sum = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{sumInit.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{sumInit},
+        ArrayRef<AffineMap>{
+            rewriter.getMultiDimIdentityMap(4),
+            AffineMap::get(4, 0, outExprs, rewriter.getContext())},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = extendTo(b, l, args[0], i32, isUnsigned);
+          linalg::YieldOp::create(b, l,
+                                  arith::AddIOp::create(b, l, args[1], x)
+                                      .getResult());
+        });
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{sum.getResult(0)},
+        ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
+                            rewriter.getMultiDimIdentityMap(4)},
+        iterators(4, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Type f32 = b.getF32Type(), i64 = b.getI64Type();
+          auto f32Const = [&](float v) {
+            return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v))
+                .getResult();
+          };
+          Value centered = arith::AddIOp::create(
+              b, l, extendTo(b, l, args[0], i64, false),
+              intConst(b, l, i64, bias));
+          Value v = arith::MulFOp::create(
+              b, l, arith::SIToFPOp::create(b, l, f32, centered),
+              f32Const(factor));
+          v = mlir::math::RoundEvenOp::create(b, l, v);
+          const float limit = 4611686018427387904.0f; // 2^62
+          v = arith::MaximumFOp::create(b, l, v, f32Const(-limit));
+          v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
+          Value y = arith::AddIOp::create(
+              b, l, arith::FPToSIOp::create(b, l, i64, v),
+              intConst(b, l, i64, outZp));
+          linalg::YieldOp::create(
+              b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// qnn.argmax / qnn.argmin: one linalg.generic that reduces `axis`
 /// carrying the best value and its index; strict comparisons keep the first
 /// index on ties, signed or unsigned as the element type says.
@@ -1671,6 +1751,7 @@ struct ConvertQNNToLinalgPass
                  UnsignedClampLowering,
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,
                  ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+                 GlobalAvgPoolLowering,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);

@@ -705,6 +705,49 @@ LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 //===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
+// GlobalAvgPoolOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult GlobalAvgPoolOp::verify() {
+  auto inputType = getInput().getType();
+  auto resultType = getOutput().getType();
+  if (inputType.getRank() != 4)
+    return emitOpError() << "expects a 4-D input, got " << inputType;
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             resultType.getElementType())))
+    return failure();
+  if (getRounding() != Rounding::onnx)
+    return emitOpError() << "'rounding' must be onnx (the only rule "
+                            "implemented), got "
+                         << stringifyRounding(getRounding());
+  ActivationDims d = getActivationDims(getDataLayout());
+  SmallVector<int64_t> expected(inputType.getShape());
+  expected[d.h] = expected[d.w] = 1;
+  if (resultType.getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError() << "result shape must be the input's with H = W = 1, "
+                            "got "
+                         << resultType;
+  int64_t count = inputType.getDimSize(d.h) * inputType.getDimSize(d.w);
+  // 255 * count must fit the i32 sum.
+  if (count < 1 || count >= (int64_t(1) << 23))
+    return emitOpError() << "the window must hold 1 to 2^23 - 1 values, got "
+                         << count;
+  float factor = math::onnxGlobalAvgPoolFactor(
+      getInputScale().convertToFloat(), getOutputScale().convertToFloat(),
+      count);
+  if (!std::isfinite(factor) || factor == 0.0f)
+    return emitOpError() << "the rescale input_scale / (output_scale * "
+                         << count << ") is not a finite non-zero float32";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // ArgMaxOp, ArgMinOp
 //===----------------------------------------------------------------------===//
 

@@ -209,6 +209,9 @@ private:
   LogicalResult importIntegerOp(bool conv);
   LogicalResult importQDQ(bool conv, bool gemm);
   LogicalResult importQLinearAdd();
+  LogicalResult importGlobalAveragePool(bool qlinear);
+  FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
+                                     const QParams &yq, bool channelsLast);
   LogicalResult importQDQAdd();
   FailureOr<Value> emitAdd(Value a, const QParams &aq, Value b,
                            const QParams &bq, const QParams &cq);
@@ -1334,6 +1337,80 @@ FailureOr<Value> Importer::emitAdd(Value a, const QParams &aq, Value b,
       .getResult();
 }
 
+FailureOr<Value> Importer::emitGlobalAvgPool(Value x, const QParams &xq,
+                                             const QParams &yq,
+                                             bool channelsLast) {
+  auto type = typeOf(x);
+  if (type.getRank() != 4 || !xq.perTensor() || !yq.perTensor() ||
+      elementType(yq.storage) != type.getElementType() ||
+      !type.getElementType().isInteger(8)) {
+    error() << "global average pooling of " << type
+            << " needs a 4-D 8-bit tensor, per-tensor parameters and the "
+               "same storage type in and out";
+    return failure();
+  }
+  auto layout = channelsLast ? ActivationLayout::NHWC : ActivationLayout::NCHW;
+  ActivationDims d = getActivationDims(layout);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[d.h] = shape[d.w] = 1;
+  return GlobalAvgPoolOp::create(
+             builder, loc, RankedTensorType::get(shape, type.getElementType()),
+             x, builder.getF32FloatAttr(xq.scales[0]),
+             builder.getI32IntegerAttr(xq.zeroPoints[0]),
+             builder.getF32FloatAttr(yq.scales[0]),
+             builder.getI32IntegerAttr(yq.zeroPoints[0]),
+             ActivationLayoutAttr::get(context, layout),
+             RoundingAttr::get(context, Rounding::onnx))
+      .getResult();
+}
+
+/// com.microsoft.QLinearGlobalAveragePool (X, x_scale, x_zp, y_scale, y_zp;
+/// channels_last) or DequantizeLinear -> GlobalAveragePool ->
+/// QuantizeLinear: qnn.global_avg_pool, ONNX Runtime's arithmetic.
+LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
+  if (qlinear) {
+    if (failed(checkArity(4, 5, 1)))
+      return failure();
+    FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
+    FailureOr<Value> x = getValue(input(0));
+    if (failed(channelsLast) || failed(x))
+      return failure();
+    int32_t storage =
+        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+    FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "x");
+    FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "y");
+    if (failed(xq) || failed(yq))
+      return failure();
+    FailureOr<Value> y = emitGlobalAvgPool(*x, *xq, *yq, *channelsLast != 0);
+    if (failed(y))
+      return failure();
+    return setOutput(0, *y);
+  }
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  auto it = lazy.find(input(0));
+  const onnx::NodeProto *activation = nullptr;
+  int actIndex = -1;
+  int next = it != lazy.end()
+                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
+                 : -1;
+  if (next < 0 || activation) {
+    error() << "float GlobalAveragePool is supported in QDQ form only: a "
+               "DequantizeLinear input and one QuantizeLinear consumer";
+    return failure();
+  }
+  Lazy l = it->second;
+  FailureOr<QParams> yq = quantizeParams(graph->node(next));
+  FailureOr<Value> x = getValue(l.input);
+  if (failed(yq) || failed(x))
+    return failure();
+  FailureOr<Value> y = emitGlobalAvgPool(*x, l.q, *yq, false);
+  if (failed(y))
+    return failure();
+  done.insert(next);
+  return bindNodeOutput(next, *y);
+}
+
 /// com.microsoft.QLinearAdd: A, A_scale, A_zp, B, B_scale, B_zp, C_scale,
 /// C_zp (zero points optional).
 LogicalResult Importer::importQLinearAdd() {
@@ -1802,13 +1879,15 @@ const llvm::StringSet<> &supportedOps() {
       "ConvInteger",    "MatMulInteger",    "Conv",        "MatMul",
       "Gemm",           "Relu",             "Clip",        "MaxPool",
       "Reshape",        "Flatten",          "Transpose",   "Constant",
-      "Add",            "Pad",              "Concat"};
+      "Add",            "Pad",              "Concat",
+      "GlobalAveragePool"};
   return ops;
 }
 
 /// ONNX Runtime's contrib ops the importer knows (domain com.microsoft).
 const llvm::StringSet<> &supportedContribOps() {
-  static const llvm::StringSet<> ops = {"QLinearAdd"};
+  static const llvm::StringSet<> ops = {"QLinearAdd",
+                                        "QLinearGlobalAveragePool"};
   return ops;
 }
 
@@ -1868,11 +1947,15 @@ LogicalResult Importer::importNode() {
   if (node->domain() == "com.microsoft") {
     if (op == "QLinearAdd")
       return importQLinearAdd();
+    if (op == "QLinearGlobalAveragePool")
+      return importGlobalAveragePool(/*qlinear=*/true);
   }
   if (op == "QuantizeLinear")
     return importQuantize();
   if (op == "Add")
     return importQDQAdd();
+  if (op == "GlobalAveragePool")
+    return importGlobalAveragePool(/*qlinear=*/false);
   if (op == "DequantizeLinear")
     return importDequantize();
   if (op == "QLinearConv")

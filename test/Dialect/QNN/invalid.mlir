@@ -749,3 +749,19 @@ func.func @argmin_shape(%x: tensor<2x3xi8>) -> tensor<3xi32> {
   %0 = qnn.argmin %x {axis = 1 : i64} : tensor<2x3xi8> -> tensor<3xi32>
   return %0 : tensor<3xi32>
 }
+
+// -----
+
+func.func @global_avg_pool_shape(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x4x3xi8> {
+  // expected-error @+1 {{'qnn.global_avg_pool' op result shape must be the input's with H = W = 1, got 'tensor<1x1x4x3xi8>'}}
+  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : tensor<1x4x4x3xi8> -> tensor<1x1x4x3xi8>
+  return %0 : tensor<1x1x4x3xi8>
+}
+
+// -----
+
+func.func @global_avg_pool_rounding(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x1x3xi8> {
+  // expected-error @+1 {{'qnn.global_avg_pool' op 'rounding' must be onnx (the only rule implemented), got tflite}}
+  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
+  return %0 : tensor<1x1x1x3xi8>
+}

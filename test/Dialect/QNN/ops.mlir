@@ -172,3 +172,12 @@ func.func @arg_ops(%a: tensor<2x3xui8>, %b: tensor<2x3xi8>) -> (tensor<2xi64>, t
   %1 = qnn.argmin %b {axis = 0 : i64} : tensor<2x3xi8> -> tensor<3xi32>
   return %0, %1 : tensor<2xi64>, tensor<3xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @global_avg_pool
+// CHECK: qnn.global_avg_pool %{{.*}} {data_layout = #qnn.layout<NCHW>, input_scale = 5.000000e-01 : f32, input_zero_point = 1 : i32, output_scale = 2.500000e-01 : f32, output_zero_point = 2 : i32} : tensor<1x3x4x5xui8> -> tensor<1x3x1x1xui8>
+func.func @global_avg_pool(%x: tensor<1x3x4x5xui8>) -> tensor<1x3x1x1xui8> {
+  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NCHW>, input_scale = 0.5 : f32, input_zero_point = 1 : i32, output_scale = 0.25 : f32, output_zero_point = 2 : i32} : tensor<1x3x4x5xui8> -> tensor<1x3x1x1xui8>
+  return %0 : tensor<1x3x1x1xui8>
+}

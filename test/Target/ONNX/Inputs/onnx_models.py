@@ -512,6 +512,56 @@ def compare_twins(tflite_out, onnx_out):
 
 
 # --------------------------------------------------------------------------
+# Global average pooling (a classifier head)
+# --------------------------------------------------------------------------
+
+G_IN_S, G_IN_ZP, G_OUT_S, G_OUT_ZP = 0.05, 100, 0.03, 5
+
+
+def gap_input():
+    return (np.array(rng_ints(51, 8 * 5 * 7, -500, 500), dtype=F32) / F32(100)).reshape(1, 8, 5, 7)
+
+
+def gap_expected(x):
+    """ONNX Runtime's QLinearGlobalAveragePool: the i32 sum minus zp * N,
+    times float32(x_scale / float32(y_scale * N)) in float32, rint, + zp."""
+    q = quantize_linear(x, G_IN_S, G_IN_ZP, np.uint8)
+    n = 5 * 7
+    acc = q.astype(np.int64).sum(axis=(2, 3), keepdims=True) - G_IN_ZP * n
+    factor = F32(F32(G_IN_S) / F32(F32(G_OUT_S) * F32(n)))
+    y = np.rint((acc.astype(F32) * factor).astype(F32)).astype(np.int64) + G_OUT_ZP
+    return dequantize_linear(np.clip(y, 0, 255).astype(np.uint8), G_OUT_S, G_OUT_ZP)
+
+
+def gap_inits():
+    return [scalar("in_s", G_IN_S, F32), scalar("in_zp", G_IN_ZP, np.uint8),
+            scalar("out_s", G_OUT_S, F32), scalar("out_zp", G_OUT_ZP, np.uint8)]
+
+
+def qlinear_gap():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearGlobalAveragePool", ["xq", "in_s", "in_zp", "out_s", "out_zp"],
+                         ["p"], domain="com.microsoft", channels_last=0),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, gap_inits(), [1, 8, 5, 7], [1, 8, 1, 1])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qdq_gap():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+        helper.make_node("GlobalAveragePool", ["xf"], ["pf"]),
+        helper.make_node("QuantizeLinear", ["pf", "out_s", "out_zp"], ["p"]),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, gap_inits(), [1, 8, 5, 7], [1, 8, 1, 1])
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -606,6 +656,8 @@ CASES = {
     "qlinear_pad_concat": (qlinear_pad_concat, pad_input, pad_expected),
     "qdq_pad_concat": (qdq_pad_concat, pad_input, pad_expected),
     "mobilenet_convs_twin": (mobilenet_convs_twin, twin_input, twin_expected),
+    "qlinear_gap": (qlinear_gap, gap_input, gap_expected),
+    "qdq_gap": (qdq_gap, gap_input, gap_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
