@@ -500,6 +500,34 @@ Model argMaxMin() {
   return w.finish({in}, {amax, amin});
 }
 
+Model packUnpack() {
+  // UNPACK [2, 3, 4] along axis 1 into three [2, 4], PACK them back along
+  // axis 0 ([3, 2, 4]: a transpose), and SPLIT_V along axis 2 with sizes
+  // [1, -1, 2].
+  ModelWriter w;
+  Quant q = perTensor(0.1f, -5);
+  int in = w.activation("input", {2, 3, 4}, I8, q);
+  std::vector<int32_t> parts;
+  for (int i = 0; i < 3; ++i)
+    parts.push_back(w.activation("part" + std::to_string(i), {2, 4}, I8, q));
+  w.op(BuiltinOperator::UNPACK, {in}, parts, BuiltinOptions::UnpackOptions,
+       tfl::CreateUnpackOptions(w.fbb, 3, 1).Union());
+  int packed = w.activation("packed", {3, 2, 4}, I8, q);
+  w.op(BuiltinOperator::PACK, parts, {packed}, BuiltinOptions::PackOptions,
+       tfl::CreatePackOptions(w.fbb, 3, 0).Union());
+  int sizes = w.constant<int32_t>("split/sizes", {3}, TensorType::INT32,
+                                  std::vector<int32_t>{1, -1, 2});
+  int axis = w.constant<int32_t>("split/axis", {1}, TensorType::INT32,
+                                 std::vector<int32_t>{2});
+  int s0 = w.activation("split0", {2, 3, 1}, I8, q);
+  int s1 = w.activation("split1", {2, 3, 1}, I8, q);
+  int s2 = w.activation("split2", {2, 3, 2}, I8, q);
+  w.op(BuiltinOperator::SPLIT_V, {in, sizes, axis}, {s0, s1, s2},
+       BuiltinOptions::SplitVOptions,
+       tfl::CreateSplitVOptions(w.fbb, 3).Union());
+  return w.finish({in}, {packed, s0, s1, s2});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -979,6 +1007,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},
       {"arg_max_min", argMaxMin},
+      {"pack_unpack", packUnpack},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

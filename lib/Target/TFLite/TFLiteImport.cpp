@@ -157,6 +157,8 @@ private:
   LogicalResult importSlice(bool strided);
   LogicalResult importMaxMin(bool isMax);
   LogicalResult importArg(bool isMax);
+  LogicalResult importPack();
+  LogicalResult importUnpackOrSplitV(bool unpack);
   LogicalResult importDepthSpace(bool toDepth);
   /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
   /// reshaped to `outType` (rank-reducing slices of STRIDED_SLICE).
@@ -1376,6 +1378,147 @@ LogicalResult Importer::importArg(bool isMax) {
   return setOutput(0, result);
 }
 
+/// PACK: each input gains a dimension of 1 at `axis`, then they are
+/// concatenated along it; the stored integers are copied (qnn.concatenate
+/// with every input given the output's parameters), as TFLite does.
+LogicalResult Importer::importPack() {
+  if (failed(checkArity(1, 1 << 16, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_PackOptions();
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  if (!opts || failed(outType) || failed(oq)) {
+    if (!opts)
+      error() << "has no PackOptions";
+    return failure();
+  }
+  int64_t n = static_cast<int64_t>(currentOp->inputs()->size());
+  int64_t rank = outType->getRank();
+  int64_t axis = opts->axis() < 0 ? opts->axis() + rank : opts->axis();
+  if (axis < 0 || axis >= rank || outType->getDimSize(axis) != n ||
+      opts->values_count() != n) {
+    error() << "axis " << opts->axis() << " and " << n
+            << " inputs do not give " << *outType;
+    return failure();
+  }
+  SmallVector<int64_t> pieceShape(outType->getShape());
+  pieceShape[axis] = 1;
+  auto pieceType =
+      RankedTensorType::get(pieceShape, outType->getElementType());
+  SmallVector<Value> pieces;
+  for (int64_t i = 0; i < n; ++i) {
+    FailureOr<RankedTensorType> t = getType(input(i));
+    FailureOr<Value> v = getValue(input(i));
+    if (failed(t) || failed(v))
+      return failure();
+    if (t->getNumElements() != pieceType.getNumElements() ||
+        t->getElementType() != pieceType.getElementType()) {
+      error() << "input " << i << " " << *t << " does not fit " << *outType;
+      return failure();
+    }
+    pieces.push_back(reshape(*v, pieceType, opLoc));
+  }
+  SmallVector<float> scales(n, oq->first);
+  SmallVector<int32_t> zps(n, oq->second);
+  Value result = ConcatenateOp::create(
+                     builder, opLoc, *outType, pieces,
+                     builder.getI64IntegerAttr(axis),
+                     builder.getDenseF32ArrayAttr(scales),
+                     builder.getDenseI32ArrayAttr(zps),
+                     builder.getF32FloatAttr(oq->first),
+                     builder.getI32IntegerAttr(oq->second))
+                     .getResult();
+  return setOutput(0, result);
+}
+
+/// UNPACK (one output per index of `axis`, the axis removed) and SPLIT_V
+/// (constant sizes, one of them possibly -1): tensor.extract_slice copies.
+LogicalResult Importer::importUnpackOrSplitV(bool unpack) {
+  size_t outputs = currentOp->outputs() ? currentOp->outputs()->size() : 0;
+  if (failed(checkArity(unpack ? 1 : 3, unpack ? 1 : 3, outputs)) ||
+      outputs == 0)
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  if (failed(inType))
+    return failure();
+  int64_t rank = inType->getRank();
+  int64_t axis = 0;
+  SmallVector<int64_t> sizes;
+  if (unpack) {
+    const auto *opts = currentOp->builtin_options_as_UnpackOptions();
+    if (!opts) {
+      error() << "has no UnpackOptions";
+      return failure();
+    }
+    axis = opts->axis() < 0 ? opts->axis() + rank : opts->axis();
+    if (axis < 0 || axis >= rank ||
+        inType->getDimSize(axis) != static_cast<int64_t>(outputs)) {
+      error() << "cannot unpack dimension " << opts->axis() << " of "
+              << *inType << " into " << outputs << " outputs";
+      return failure();
+    }
+    sizes.assign(outputs, 1);
+  } else {
+    FailureOr<SmallVector<int64_t>> s = getIntConstant(input(1));
+    FailureOr<SmallVector<int64_t>> a = getIntConstant(input(2));
+    if (failed(s) || failed(a))
+      return failure();
+    if (a->size() != 1) {
+      error() << "axis must have one element";
+      return failure();
+    }
+    axis = (*a)[0] < 0 ? (*a)[0] + rank : (*a)[0];
+    if (axis < 0 || axis >= rank || s->size() != outputs) {
+      error() << "axis " << (*a)[0] << " or " << s->size()
+              << " sizes do not fit " << *inType << " and " << outputs
+              << " outputs";
+      return failure();
+    }
+    sizes = *s;
+    int64_t known = 0, inferred = -1;
+    for (auto [i, v] : llvm::enumerate(sizes)) {
+      if (v == -1 && inferred < 0) {
+        inferred = static_cast<int64_t>(i);
+      } else if (v < 0 || v > inType->getDimSize(axis)) {
+        error() << "size_splits holds " << v;
+        return failure();
+      } else {
+        known += v;
+      }
+    }
+    if (inferred >= 0)
+      sizes[inferred] = inType->getDimSize(axis) - known;
+    int64_t total = 0;
+    for (int64_t v : sizes)
+      total += v;
+    if (total != inType->getDimSize(axis) ||
+        (inferred >= 0 && sizes[inferred] < 0)) {
+      error() << "size_splits do not add up to dimension " << axis << " of "
+              << *inType;
+      return failure();
+    }
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  int64_t offset = 0;
+  for (size_t i = 0; i < outputs; ++i) {
+    FailureOr<RankedTensorType> outType = getType(output(i));
+    if (failed(outType))
+      return failure();
+    SmallVector<int64_t> offsets(rank, 0), shape(inType->getShape()),
+        strides(rank, 1);
+    offsets[axis] = offset;
+    shape[axis] = sizes[i];
+    offset += sizes[i];
+    FailureOr<Value> slice =
+        emitSlice(*in, *inType, offsets, shape, strides, *outType);
+    if (failed(slice) || failed(setOutput(i, *slice)))
+      return failure();
+  }
+  return success();
+}
+
 /// MAXIMUM / MINIMUM: TFLite compares the stored integers (no rescale; its
 /// converter gives both inputs and the output the same parameters), with
 /// NumPy broadcasting: tosa.maximum / tosa.minimum, the lower-rank operand
@@ -1886,6 +2029,12 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importMaxMin(true); };
   case B::ARG_MAX:
     return [](Importer &i, B) { return i.importArg(true); };
+  case B::PACK:
+    return [](Importer &i, B) { return i.importPack(); };
+  case B::UNPACK:
+    return [](Importer &i, B) { return i.importUnpackOrSplitV(true); };
+  case B::SPLIT_V:
+    return [](Importer &i, B) { return i.importUnpackOrSplitV(false); };
   case B::ARG_MIN:
     return [](Importer &i, B) { return i.importArg(false); };
   case B::MINIMUM:
