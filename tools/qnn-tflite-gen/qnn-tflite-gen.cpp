@@ -528,6 +528,21 @@ Model packUnpack() {
   return w.finish({in}, {packed, s0, s1, s2});
 }
 
+Model cast() {
+  // CAST uint8 -> int8 (the bits kept: 200 -> -56), uint8 -> float32 and
+  // int8 -> int32.
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 128);
+  int in = w.activation("input", {2, 4}, U8, q);
+  int s8 = w.tensor("as_int8", {2, 4}, I8);
+  int f = w.tensor("as_float", {2, 4}, F32);
+  int s32 = w.tensor("as_int32", {2, 4}, TensorType::INT32);
+  w.op(BuiltinOperator::CAST, {in}, {s8});
+  w.op(BuiltinOperator::CAST, {in}, {f});
+  w.op(BuiltinOperator::CAST, {s8}, {s32});
+  return w.finish({in}, {s8, f, s32});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -1008,6 +1023,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"maximum_minimum", maximumMinimum},
       {"arg_max_min", argMaxMin},
       {"pack_unpack", packUnpack},
+      {"cast", cast},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

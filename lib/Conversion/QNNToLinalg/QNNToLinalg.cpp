@@ -1387,8 +1387,12 @@ struct UnsignedCastLowering : OpConversionPattern<tosa::CastOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto inType = cast<RankedTensorType>(op.getInput().getType());
     auto outType = cast<RankedTensorType>(op.getOutput().getType());
+    // Integer casts, and unsigned integers to float (uitofp: the signless
+    // form would convert them as signed).
+    bool toFloat = isa<FloatType>(outType.getElementType()) &&
+                   inType.getElementType().isUnsignedInteger();
     if (!isa<IntegerType>(inType.getElementType()) ||
-        !isa<IntegerType>(outType.getElementType()))
+        (!isa<IntegerType>(outType.getElementType()) && !toFloat))
       return rewriter.notifyMatchFailure(op, "not an integer cast");
     if (!inType.hasStaticShape())
       return op.emitOpError("lowering needs static shapes");
@@ -1404,8 +1408,10 @@ struct UnsignedCastLowering : OpConversionPattern<tosa::CastOp> {
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
                             rewriter.getMultiDimIdentityMap(rank)},
         iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l,
-                                  extendTo(b, l, args[0], storage, inUnsigned));
+          Value v = toFloat ? arith::UIToFPOp::create(b, l, storage, args[0])
+                                  .getResult()
+                            : extendTo(b, l, args[0], storage, inUnsigned);
+          linalg::YieldOp::create(b, l, v);
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

@@ -158,6 +158,7 @@ private:
   LogicalResult importMaxMin(bool isMax);
   LogicalResult importArg(bool isMax);
   LogicalResult importPack();
+  LogicalResult importCast();
   LogicalResult importUnpackOrSplitV(bool unpack);
   LogicalResult importDepthSpace(bool toDepth);
   /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
@@ -1378,6 +1379,34 @@ LogicalResult Importer::importArg(bool isMax) {
   return setOutput(0, result);
 }
 
+/// CAST between integer types (TFLite's static_cast: narrowing wraps,
+/// int8 <-> uint8 keeps the bits) and from integers to float32 (exact for
+/// 8- and 16-bit values, rounded to nearest for i32), as tosa.cast. Float
+/// to integer is refused: TFLite truncates toward zero where tosa.cast
+/// rounds.
+LogicalResult Importer::importCast() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  Type from = inType->getElementType(), to = outType->getElementType();
+  if (inType->getShape() != outType->getShape() || !isa<IntegerType>(from) ||
+      !(isa<IntegerType>(to) || to.isF32())) {
+    error() << "CAST from " << *inType << " to " << *outType
+            << " is not supported (integer to integer or float32 only)";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  if (from == to)
+    return setOutput(0, *in);
+  return setOutput(
+      0, tosa::CastOp::create(builder, opLoc, *outType, *in).getResult());
+}
+
 /// PACK: each input gains a dimension of 1 at `axis`, then they are
 /// concatenated along it; the stored integers are copied (qnn.concatenate
 /// with every input given the output's parameters), as TFLite does.
@@ -2031,6 +2060,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importArg(true); };
   case B::PACK:
     return [](Importer &i, B) { return i.importPack(); };
+  case B::CAST:
+    return [](Importer &i, B) { return i.importCast(); };
   case B::UNPACK:
     return [](Importer &i, B) { return i.importUnpackOrSplitV(true); };
   case B::SPLIT_V:
