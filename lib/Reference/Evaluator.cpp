@@ -790,6 +790,31 @@ static void registerUpstreamOps(Evaluator &e) {
                  return elementwiseBinary(op, in, out,
                                           [](auto a, auto b) { return a + b; });
                });
+  e.registerOp(
+      "tosa.gather",
+      [](Operation *op, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        const Tensor &values = in[0], &indices = in[1];
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        int64_t n = values.shape[0], k = values.shape[1], c = values.shape[2];
+        int64_t w = indices.shape[1];
+        for (int64_t b = 0; b < n; ++b)
+          for (int64_t i = 0; i < w; ++i) {
+            int64_t row = indices.ints[b * w + i];
+            if (row < 0 || row >= k)
+              return op->emitError("tosa.gather index ")
+                     << row << " is outside [0, " << k << ")";
+            for (int64_t j = 0; j < c; ++j) {
+              int64_t from = (b * k + row) * c + j, to = (b * w + i) * c + j;
+              if (r.isFloat())
+                r.floats[to] = values.floats[from];
+              else
+                r.ints[to] = values.ints[from];
+            }
+          }
+        out.push_back(std::move(r));
+        return success();
+      });
   // Integers are held sign- or zero-extended, so std::max/min compare them
   // as their types say (also ui8).
   e.registerOp("tosa.maximum",

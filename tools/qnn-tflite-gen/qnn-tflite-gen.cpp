@@ -543,6 +543,34 @@ Model cast() {
   return w.finish({in}, {s8, f, s32});
 }
 
+Model resizeNearest() {
+  // RESIZE_NEAREST_NEIGHBOR of one uint8 input three ways: 2x up, up with
+  // align_corners, down with half_pixel_centers.
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 128);
+  int in = w.activation("input", {1, 3, 4, 2}, U8, q);
+  struct Case {
+    const char *name;
+    int32_t h, w;
+    bool align, half;
+  };
+  std::vector<int32_t> outs;
+  for (Case c : {Case{"up2", 6, 8, false, false},
+                 Case{"align", 5, 7, true, false},
+                 Case{"half_pixel", 5, 3, false, true}}) {
+    int size = w.constant<int32_t>(std::string(c.name) + "/size", {2},
+                                   TensorType::INT32,
+                                   std::vector<int32_t>{c.h, c.w});
+    int out = w.activation(c.name, {1, c.h, c.w, 2}, U8, q);
+    w.op(BuiltinOperator::RESIZE_NEAREST_NEIGHBOR, {in, size}, {out},
+         BuiltinOptions::ResizeNearestNeighborOptions,
+         tfl::CreateResizeNearestNeighborOptions(w.fbb, c.align, c.half)
+             .Union());
+    outs.push_back(out);
+  }
+  return w.finish({in}, outs);
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -1024,6 +1052,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"arg_max_min", argMaxMin},
       {"pack_unpack", packUnpack},
       {"cast", cast},
+      {"resize_nearest", resizeNearest},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

@@ -159,6 +159,9 @@ private:
   LogicalResult importArg(bool isMax);
   LogicalResult importPack();
   LogicalResult importCast();
+  LogicalResult importResizeNearest();
+  /// Picks `indices` along dimension 1 of a [N, K, C] value: tosa.gather.
+  Value gatherRows(Value values, ArrayRef<int32_t> indices);
   LogicalResult importUnpackOrSplitV(bool unpack);
   LogicalResult importDepthSpace(bool toDepth);
   /// The slice of `in` (type `inType`) at static offsets/sizes/strides,
@@ -1379,6 +1382,92 @@ LogicalResult Importer::importArg(bool isMax) {
   return setOutput(0, result);
 }
 
+Value Importer::gatherRows(Value values, ArrayRef<int32_t> indices) {
+  auto type = cast<RankedTensorType>(values.getType());
+  int64_t n = type.getDimSize(0), w = static_cast<int64_t>(indices.size());
+  SmallVector<int32_t> all;
+  for (int64_t i = 0; i < n; ++i)
+    llvm::append_range(all, indices);
+  auto indexType = RankedTensorType::get({n, w}, builder.getI32Type());
+  Value indexValue = arith::ConstantOp::create(
+      builder, opLoc, DenseElementsAttr::get(indexType, ArrayRef(all)));
+  auto resultType = RankedTensorType::get({n, w, type.getDimSize(2)},
+                                          type.getElementType());
+  return tosa::GatherOp::create(builder, opLoc, resultType, values, indexValue)
+      .getResult();
+}
+
+/// RESIZE_NEAREST_NEIGHBOR (NHWC, constant size): TFLite's source index for
+/// each output row and column (its GetNearestNeighbor, in float32: scale =
+/// in / out, or (in - 1) / (out - 1) with align_corners; floor((i + offset)
+/// * scale), or round half away with align_corners; offset 0.5 with
+/// half_pixel_centers; clamped to [0, in - 1]) computed at import, then two
+/// tosa.gather copies (rows, then columns).
+LogicalResult Importer::importResizeNearest() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> size = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(size))
+    return failure();
+  const auto *opts =
+      currentOp->builtin_options_as_ResizeNearestNeighborOptions();
+  bool alignCorners = opts && opts->align_corners();
+  bool halfPixel = opts && opts->half_pixel_centers();
+  if (inType->getRank() != 4 || size->size() != 2 || (*size)[0] < 1 ||
+      (*size)[1] < 1 || (*size)[0] > 65536 || (*size)[1] > 65536) {
+    error() << "needs a 4-D NHWC input and a size of two positive values";
+    return failure();
+  }
+  int64_t n = inType->getDimSize(0), h = inType->getDimSize(1),
+          w = inType->getDimSize(2), c = inType->getDimSize(3);
+  int64_t oh = (*size)[0], ow = (*size)[1];
+  Type elem = inType->getElementType();
+  auto expected = RankedTensorType::get({n, oh, ow, c}, elem);
+  if (expected != *outType) {
+    error() << "output has type " << *outType << ", expected " << expected;
+    return failure();
+  }
+  auto sourceIndices = [&](int64_t in, int64_t out) {
+    float scale = (alignCorners && out > 1)
+                      ? static_cast<float>(in - 1) / static_cast<float>(out - 1)
+                      : static_cast<float>(in) / static_cast<float>(out);
+    float offset = halfPixel ? 0.5f : 0.0f;
+    SmallVector<int32_t> result;
+    for (int64_t i = 0; i < out; ++i) {
+      float v = (static_cast<float>(i) + offset) * scale;
+      int64_t s = static_cast<int64_t>(alignCorners ? std::round(v)
+                                                    : std::floor(v));
+      s = std::min<int64_t>(s, in - 1);
+      if (halfPixel)
+        s = std::max<int64_t>(s, 0);
+      result.push_back(static_cast<int32_t>(s));
+    }
+    return result;
+  };
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  // Rows: [N, H, W * C] gathered to [N, OH, W * C].
+  Value v = reshape(*in, RankedTensorType::get({n, h, w * c}, elem), opLoc);
+  v = gatherRows(v, sourceIndices(h, oh));
+  // Columns: [N, OH, W, C] -> [N, W, OH, C] -> [N, W, OH * C], gathered to
+  // [N, OW, OH * C], back to [N, OH, OW, C].
+  v = reshape(v, RankedTensorType::get({n, oh, w, c}, elem), opLoc);
+  v = tosa::TransposeOp::create(builder, opLoc,
+                                RankedTensorType::get({n, w, oh, c}, elem), v,
+                                builder.getDenseI32ArrayAttr({0, 2, 1, 3}))
+          .getResult();
+  v = reshape(v, RankedTensorType::get({n, w, oh * c}, elem), opLoc);
+  v = gatherRows(v, sourceIndices(w, ow));
+  v = reshape(v, RankedTensorType::get({n, ow, oh, c}, elem), opLoc);
+  v = tosa::TransposeOp::create(builder, opLoc, *outType, v,
+                                builder.getDenseI32ArrayAttr({0, 2, 1, 3}))
+          .getResult();
+  return setOutput(0, v);
+}
+
 /// CAST between integer types (TFLite's static_cast: narrowing wraps,
 /// int8 <-> uint8 keeps the bits) and from integers to float32 (exact for
 /// 8- and 16-bit values, rounded to nearest for i32), as tosa.cast. Float
@@ -2062,6 +2151,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importPack(); };
   case B::CAST:
     return [](Importer &i, B) { return i.importCast(); };
+  case B::RESIZE_NEAREST_NEIGHBOR:
+    return [](Importer &i, B) { return i.importResizeNearest(); };
   case B::UNPACK:
     return [](Importer &i, B) { return i.importUnpackOrSplitV(true); };
   case B::SPLIT_V:
