@@ -571,6 +571,25 @@ Model resizeNearest() {
   return w.finish({in}, outs);
 }
 
+Model gather() {
+  // GATHER of an int8 [2, 5, 3] tensor along axis 1 with [2, 2] constant
+  // indices (a repeat included) -> [2, 2, 2, 3], and along axis -1 -> [2, 5, 2].
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 0);
+  int in = w.activation("input", {2, 5, 3}, I8, q);
+  int i1 = w.constant<int32_t>("indices1", {2, 2}, TensorType::INT32,
+                               std::vector<int32_t>{4, 0, 2, 4});
+  int i2 = w.constant<int32_t>("indices2", {2}, TensorType::INT32,
+                               std::vector<int32_t>{2, 1});
+  int g1 = w.activation("gather_axis1", {2, 2, 2, 3}, I8, q);
+  int g2 = w.activation("gather_last", {2, 5, 2}, I8, q);
+  w.op(BuiltinOperator::GATHER, {in, i1}, {g1}, BuiltinOptions::GatherOptions,
+       tfl::CreateGatherOptions(w.fbb, 1, 0).Union());
+  w.op(BuiltinOperator::GATHER, {in, i2}, {g2}, BuiltinOptions::GatherOptions,
+       tfl::CreateGatherOptions(w.fbb, -1, 0).Union());
+  return w.finish({in}, {g1, g2});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -1053,6 +1072,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"pack_unpack", packUnpack},
       {"cast", cast},
       {"resize_nearest", resizeNearest},
+      {"gather", gather},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

@@ -160,6 +160,7 @@ private:
   LogicalResult importPack();
   LogicalResult importCast();
   LogicalResult importResizeNearest();
+  LogicalResult importGather();
   /// Picks `indices` along dimension 1 of a [N, K, C] value: tosa.gather.
   Value gatherRows(Value values, ArrayRef<int32_t> indices);
   LogicalResult importUnpackOrSplitV(bool unpack);
@@ -1397,6 +1398,69 @@ Value Importer::gatherRows(Value values, ArrayRef<int32_t> indices) {
       .getResult();
 }
 
+/// GATHER with constant indices (batch_dims 0): params reshaped to [outer,
+/// K, inner], one tosa.gather of the indices (checked against K here, as
+/// TFLite checks them at run time), reshaped to outer x indices x inner.
+LogicalResult Importer::importGather() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> idxType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(idxType) || failed(outType))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_GatherOptions();
+  int64_t rank = inType->getRank();
+  int64_t axis = opts ? opts->axis() : 0;
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank || (opts && opts->batch_dims() != 0)) {
+    error() << "GATHER axis " << (opts ? opts->axis() : 0)
+            << " / batch_dims must address " << *inType << " with 0 batch "
+            << "dimensions";
+    return failure();
+  }
+  FailureOr<DenseElementsAttr> constIdx = getConstant(input(1), false);
+  if (failed(constIdx))
+    return failure();
+  if (!*constIdx) {
+    error() << "GATHER with indices computed at run time is not supported "
+               "(constant indices only)";
+    return failure();
+  }
+  FailureOr<SmallVector<int64_t>> indices = getIntConstant(input(1));
+  if (failed(indices))
+    return failure();
+  int64_t k = inType->getDimSize(axis), outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= inType->getDimSize(d);
+  for (int64_t d = axis + 1; d < rank; ++d)
+    inner *= inType->getDimSize(d);
+  SmallVector<int32_t> picks;
+  for (int64_t i : *indices) {
+    if (i < 0 || i >= k) {
+      error() << "GATHER index " << i << " is outside [0, " << k << ")";
+      return failure();
+    }
+    picks.push_back(static_cast<int32_t>(i));
+  }
+  SmallVector<int64_t> shape(inType->getShape().take_front(axis));
+  llvm::append_range(shape, idxType->getShape());
+  llvm::append_range(shape, inType->getShape().drop_front(axis + 1));
+  Type elem = inType->getElementType();
+  auto expected = RankedTensorType::get(shape, elem);
+  if (expected != *outType || picks.empty()) {
+    error() << "output has type " << *outType << ", expected " << expected;
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  Value v = reshape(*in, RankedTensorType::get({outer, k, inner}, elem), opLoc);
+  v = gatherRows(v, picks);
+  return setOutput(0, reshape(v, *outType, opLoc));
+}
+
 /// RESIZE_NEAREST_NEIGHBOR (NHWC, constant size): TFLite's source index for
 /// each output row and column (its GetNearestNeighbor, in float32: scale =
 /// in / out, or (in - 1) / (out - 1) with align_corners; floor((i + offset)
@@ -2153,6 +2217,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importCast(); };
   case B::RESIZE_NEAREST_NEIGHBOR:
     return [](Importer &i, B) { return i.importResizeNearest(); };
+  case B::GATHER:
+    return [](Importer &i, B) { return i.importGather(); };
   case B::UNPACK:
     return [](Importer &i, B) { return i.importUnpackOrSplitV(true); };
   case B::SPLIT_V:
