@@ -590,6 +590,29 @@ Model gather() {
   return w.finish({in}, {g1, g2});
 }
 
+Model mirrorPad() {
+  // MIRROR_PAD of a uint8 [1, 3, 4, 2] tensor, REFLECT (H by [2, 1], W by
+  // [1, 3]) and SYMMETRIC (H by [3, 0], W by [0, 4]).
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 128);
+  int in = w.activation("input", {1, 3, 4, 2}, U8, q);
+  int p1 = w.constant<int32_t>("reflect/paddings", {4, 2}, TensorType::INT32,
+                               std::vector<int32_t>{0, 0, 2, 1, 1, 3, 0, 0});
+  int p2 = w.constant<int32_t>("symmetric/paddings", {4, 2},
+                               TensorType::INT32,
+                               std::vector<int32_t>{0, 0, 3, 0, 0, 4, 0, 0});
+  int r = w.activation("reflect", {1, 6, 8, 2}, U8, q);
+  int s = w.activation("symmetric", {1, 6, 8, 2}, U8, q);
+  w.op(BuiltinOperator::MIRROR_PAD, {in, p1}, {r},
+       BuiltinOptions::MirrorPadOptions,
+       tfl::CreateMirrorPadOptions(w.fbb, tfl::MirrorPadMode::REFLECT).Union());
+  w.op(BuiltinOperator::MIRROR_PAD, {in, p2}, {s},
+       BuiltinOptions::MirrorPadOptions,
+       tfl::CreateMirrorPadOptions(w.fbb, tfl::MirrorPadMode::SYMMETRIC)
+           .Union());
+  return w.finish({in}, {r, s});
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -1073,6 +1096,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"cast", cast},
       {"resize_nearest", resizeNearest},
       {"gather", gather},
+      {"mirror_pad", mirrorPad},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

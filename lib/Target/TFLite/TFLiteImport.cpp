@@ -161,6 +161,7 @@ private:
   LogicalResult importCast();
   LogicalResult importResizeNearest();
   LogicalResult importGather();
+  LogicalResult importMirrorPad();
   /// Picks `indices` along dimension 1 of a [N, K, C] value: tosa.gather.
   Value gatherRows(Value values, ArrayRef<int32_t> indices);
   LogicalResult importUnpackOrSplitV(bool unpack);
@@ -1398,6 +1399,68 @@ Value Importer::gatherRows(Value values, ArrayRef<int32_t> indices) {
       .getResult();
 }
 
+/// MIRROR_PAD (REFLECT or SYMMETRIC, constant paddings): per padded
+/// dimension, a tosa.gather of the mirrored source indices.
+LogicalResult Importer::importMirrorPad() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> pads = getIntConstant(input(1));
+  const auto *opts = currentOp->builtin_options_as_MirrorPadOptions();
+  if (failed(inType) || failed(outType) || failed(pads))
+    return failure();
+  bool symmetric = opts && opts->mode() == tfl::MirrorPadMode::SYMMETRIC;
+  int64_t rank = inType->getRank();
+  if (static_cast<int64_t>(pads->size()) != 2 * rank) {
+    error() << "paddings must be [" << rank << ", 2]";
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  Value v = *in;
+  SmallVector<int64_t> shape(inType->getShape());
+  Type elem = inType->getElementType();
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t lo = (*pads)[2 * d], hi = (*pads)[2 * d + 1], n = shape[d];
+    // REFLECT excludes the edge (at most n - 1 values), SYMMETRIC repeats
+    // it (at most n).
+    int64_t limit = symmetric ? n : n - 1;
+    if (lo < 0 || hi < 0 || lo > limit || hi > limit) {
+      error() << "paddings [" << lo << ", " << hi << "] of dimension " << d
+              << " (size " << n << ") must lie in [0, " << limit << "]";
+      return failure();
+    }
+    if (lo == 0 && hi == 0)
+      continue;
+    SmallVector<int32_t> picks;
+    for (int64_t p = -lo; p < n + hi; ++p) {
+      int64_t s = p;
+      if (p < 0)
+        s = symmetric ? -p - 1 : -p;
+      else if (p >= n)
+        s = symmetric ? 2 * n - 1 - p : 2 * n - 2 - p;
+      picks.push_back(static_cast<int32_t>(s));
+    }
+    int64_t outer = 1, inner = 1;
+    for (int64_t i = 0; i < d; ++i)
+      outer *= shape[i];
+    for (int64_t i = d + 1; i < rank; ++i)
+      inner *= shape[i];
+    v = reshape(v, RankedTensorType::get({outer, n, inner}, elem), opLoc);
+    v = gatherRows(v, picks);
+    shape[d] = n + lo + hi;
+    v = reshape(v, RankedTensorType::get(shape, elem), opLoc);
+  }
+  if (cast<RankedTensorType>(v.getType()) != *outType) {
+    error() << "output has type " << *outType << ", expected "
+            << v.getType();
+    return failure();
+  }
+  return setOutput(0, v);
+}
+
 /// GATHER with constant indices (batch_dims 0): params reshaped to [outer,
 /// K, inner], one tosa.gather of the indices (checked against K here, as
 /// TFLite checks them at run time), reshaped to outer x indices x inner.
@@ -2219,6 +2282,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importResizeNearest(); };
   case B::GATHER:
     return [](Importer &i, B) { return i.importGather(); };
+  case B::MIRROR_PAD:
+    return [](Importer &i, B) { return i.importMirrorPad(); };
   case B::UNPACK:
     return [](Importer &i, B) { return i.importUnpackOrSplitV(true); };
   case B::SPLIT_V:
