@@ -487,6 +487,41 @@ static void registerQNNOps(Evaluator &e) {
                                  /*average=*/false);
                });
   e.registerOp(
+      "qnn.resize_bilinear",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<ResizeBilinearOp>(raw);
+        const Tensor &t = in[0];
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        int64_t n = t.shape[0], h = t.shape[1], w = t.shape[2],
+                c = t.shape[3], oh = r.shape[1], ow = r.shape[2];
+        auto ya = ResizeBilinearOp::computeAxis(h, oh, op.getAlignCorners(),
+                                                op.getHalfPixelCenters());
+        auto xa = ResizeBilinearOp::computeAxis(w, ow, op.getAlignCorners(),
+                                                op.getHalfPixelCenters());
+        auto at = [&](int64_t b, int64_t y, int64_t x, int64_t ch) {
+          return t.ints[((b * h + y) * w + x) * c + ch];
+        };
+        const int64_t one = 1 << 10;
+        for (int64_t b = 0; b < n; ++b)
+          for (int64_t y = 0; y < oh; ++y)
+            for (int64_t x = 0; x < ow; ++x)
+              for (int64_t ch = 0; ch < c; ++ch) {
+                int64_t wy = ya.weight[y], wx = xa.weight[x];
+                int64_t s =
+                    at(b, ya.lower[y], xa.lower[x], ch) * (one - wy) *
+                        (one - wx) +
+                    at(b, ya.upper[y], xa.lower[x], ch) * wy * (one - wx) +
+                    at(b, ya.lower[y], xa.upper[x], ch) * (one - wy) * wx +
+                    at(b, ya.upper[y], xa.upper[x], ch) * wy * wx;
+                int64_t round = s > 0 ? (1 << 19) : -(1 << 19);
+                r.ints[((b * oh + y) * ow + x) * c + ch] =
+                    wrapToType((s + round) / (1 << 20), r.elementType);
+              }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.global_avg_pool",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

@@ -613,6 +613,33 @@ Model mirrorPad() {
   return w.finish({in}, {r, s});
 }
 
+Model resizeBilinear() {
+  // RESIZE_BILINEAR of an int8 [1, 3, 4, 2] tensor three ways: up to 7x9,
+  // up with align_corners, down to 2x3 with half_pixel_centers.
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 3);
+  int in = w.activation("input", {1, 3, 4, 2}, I8, q);
+  struct Case {
+    const char *name;
+    int32_t h, w;
+    bool align, half;
+  };
+  std::vector<int32_t> outs;
+  for (Case c : {Case{"up", 7, 9, false, false},
+                 Case{"align", 5, 7, true, false},
+                 Case{"half_pixel", 2, 3, false, true}}) {
+    int size = w.constant<int32_t>(std::string(c.name) + "/size", {2},
+                                   TensorType::INT32,
+                                   std::vector<int32_t>{c.h, c.w});
+    int out = w.activation(c.name, {1, c.h, c.w, 2}, I8, q);
+    w.op(BuiltinOperator::RESIZE_BILINEAR, {in, size}, {out},
+         BuiltinOptions::ResizeBilinearOptions,
+         tfl::CreateResizeBilinearOptions(w.fbb, c.align, c.half).Union());
+    outs.push_back(out);
+  }
+  return w.finish({in}, outs);
+}
+
 Model transpose() {
   ModelWriter w;
   Quant q = perTensor(0.1f, -14);
@@ -1097,6 +1124,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"resize_nearest", resizeNearest},
       {"gather", gather},
       {"mirror_pad", mirrorPad},
+      {"resize_bilinear", resizeBilinear},
       {"mean", mean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},

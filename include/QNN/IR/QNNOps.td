@@ -352,6 +352,37 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
   let hasVerifier = 1;
 }
 
+def QNN_ResizeBilinearOp : QNN_Op<"resize_bilinear", [Pure]> {
+  let summary = "bilinear resize of an NHWC tensor in TFLite's fixed point";
+  let description = [{
+    TFLite's `ResizeBilinearInteger`, on the stored values (the weights sum
+    to 2^20, so the quantization passes through unchanged): with
+    `scale = (2^10 * in + out / 2) / out` (with `align_corners` and out > 1:
+    `(2^10 * (in - 1) + (out - 1) / 2) / (out - 1)`), per output row y
+    `v = y * scale` (`half_pixel_centers`: `+ scale / 2 - 2^9`),
+    `y0 = max(v / 2^10, 0)`, `y1 = min((v + 2^10 - 1) / 2^10, in - 1)`,
+    `wy = v - 2^10 * y0`, likewise for columns, and
+    `s = x[y0,x0] (2^10 - wy)(2^10 - wx) + x[y1,x0] wy (2^10 - wx)
+       + x[y0,x1] (2^10 - wy) wx + x[y1,x1] wy wx`,
+    `out = (s + (s > 0 ? 2^19 : -2^19)) / 2^20` (divisions truncate toward
+    zero, as in C). This is TFLite's int8 kernel; its uint8 kernel
+    interpolates in float, so the importer takes INT8 only.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, BoolAttr:$align_corners,
+                       BoolAttr:$half_pixel_centers);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// TFLite's interpolation parameters of each output index along one
+    /// dimension: the lower and upper source index and the 10-bit weight
+    /// of the upper one.
+    struct Axis { SmallVector<int64_t> lower, upper, weight; };
+    static Axis computeAxis(int64_t in, int64_t out, bool alignCorners,
+                            bool halfPixelCenters);
+  }];
+}
+
 def QNN_GlobalAvgPoolOp : QNN_Op<"global_avg_pool", [Pure]> {
   let summary = "mean over H and W with a rescale to the output parameters";
   let description = [{

@@ -1492,6 +1492,89 @@ struct UnsignedMaxMinLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// qnn.resize_bilinear: one generic over the output; the per-row and
+/// per-column source indices and weights are constant tables, the four
+/// corners are read with tensor.extract, the sum is formed in i64.
+struct ResizeBilinearLowering : OpConversionPattern<ResizeBilinearOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ResizeBilinearOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(resultType.getElementType());
+    auto ya = ResizeBilinearOp::computeAxis(
+        inputType.getDimSize(1), resultType.getDimSize(1),
+        op.getAlignCorners(), op.getHalfPixelCenters());
+    auto xa = ResizeBilinearOp::computeAxis(
+        inputType.getDimSize(2), resultType.getDimSize(2),
+        op.getAlignCorners(), op.getHalfPixelCenters());
+    Type i64 = rewriter.getI64Type();
+    SmallVector<Value> inputs;
+    SmallVector<AffineMap> maps;
+    for (auto [dim, axis] : {std::pair<unsigned, ResizeBilinearOp::Axis *>{
+                                 1, &ya},
+                             {2, &xa}})
+      for (ArrayRef<int64_t> table :
+           {ArrayRef<int64_t>(axis->lower), ArrayRef<int64_t>(axis->upper),
+            ArrayRef<int64_t>(axis->weight)}) {
+        inputs.push_back(constTensor(rewriter, loc, i64, table));
+        maps.push_back(AffineMap::get(4, 0, rewriter.getAffineDimExpr(dim),
+                                      rewriter.getContext()));
+      }
+    maps.push_back(rewriter.getMultiDimIdentityMap(4));
+    Value source = adaptor.getInput();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators(4, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value n = linalg::IndexOp::create(b, l, 0);
+          Value c = linalg::IndexOp::create(b, l, 3);
+          auto index = [&](Value v) {
+            return arith::IndexCastOp::create(b, l, b.getIndexType(), v)
+                .getResult();
+          };
+          auto read = [&](Value y, Value x) {
+            Value v = tensor::ExtractOp::create(
+                b, l, source, ValueRange{n, index(y), index(x), c});
+            return extendTo(b, l, v, i64, isUnsigned);
+          };
+          Value one = intConst(b, l, i64, 1 << 10);
+          Value wy = args[2], wx = args[5];
+          Value wy0 = arith::SubIOp::create(b, l, one, wy);
+          Value wx0 = arith::SubIOp::create(b, l, one, wx);
+          auto term = [&](Value v, Value a, Value bb) {
+            return arith::MulIOp::create(
+                b, l, arith::MulIOp::create(b, l, v, a), bb);
+          };
+          Value s = arith::AddIOp::create(
+              b, l,
+              arith::AddIOp::create(b, l, term(read(args[0], args[3]), wy0, wx0),
+                                    term(read(args[1], args[3]), wy, wx0)),
+              arith::AddIOp::create(b, l, term(read(args[0], args[4]), wy0, wx),
+                                    term(read(args[1], args[4]), wy, wx)));
+          Value positive = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::sgt, s, intConst(b, l, i64, 0));
+          Value round = arith::SelectOp::create(
+              b, l, positive, intConst(b, l, i64, 1 << 19),
+              intConst(b, l, i64, -(1 << 19)));
+          Value q = arith::DivSIOp::create(
+              b, l, arith::AddIOp::create(b, l, s, round),
+              intConst(b, l, i64, 1 << 20));
+          linalg::YieldOp::create(
+              b, l, arith::TruncIOp::create(b, l, storage, q).getResult());
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// qnn.global_avg_pool: an i32 sum over H and W (one reduction generic),
 /// then ONNX's float32 rescale (an elementwise generic, as the requantize).
 struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
@@ -1757,7 +1840,7 @@ struct ConvertQNNToLinalgPass
                  UnsignedClampLowering,
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,
                  ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
-                 GlobalAvgPoolLowering,
+                 GlobalAvgPoolLowering, ResizeBilinearLowering,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);

@@ -705,6 +705,59 @@ LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 //===----------------------------------------------------------------------===//
 
 //===----------------------------------------------------------------------===//
+// ResizeBilinearOp
+//===----------------------------------------------------------------------===//
+
+ResizeBilinearOp::Axis ResizeBilinearOp::computeAxis(int64_t in, int64_t out,
+                                                     bool alignCorners,
+                                                     bool halfPixelCenters) {
+  // TFLite's ResizeBilinearInteger and ComputeInterpolationValuesInteger,
+  // in int32 as there (C division truncates toward zero).
+  int32_t scale = static_cast<int32_t>(((int64_t(1) << 10) * in + out / 2) /
+                                       out);
+  if (alignCorners && out > 1)
+    scale = static_cast<int32_t>(
+        ((int64_t(1) << 10) * (in - 1) + (out - 1) / 2) / (out - 1));
+  Axis a;
+  for (int64_t i = 0; i < out; ++i) {
+    int32_t v = static_cast<int32_t>(i) * scale;
+    if (halfPixelCenters)
+      v += scale / 2 - (1 << 9);
+    int32_t lo = std::max<int32_t>(v / (1 << 10), 0);
+    int32_t hi = std::min<int32_t>((v + (1 << 10) - 1) / (1 << 10),
+                                   static_cast<int32_t>(in - 1));
+    a.lower.push_back(lo);
+    a.upper.push_back(hi);
+    a.weight.push_back(v - (1 << 10) * lo);
+  }
+  return a;
+}
+
+LogicalResult ResizeBilinearOp::verify() {
+  auto inputType = getInput().getType();
+  auto resultType = getOutput().getType();
+  if (inputType.getRank() != 4 || resultType.getRank() != 4)
+    return emitOpError() << "expects 4-D NHWC tensors, got " << inputType
+                         << " and " << resultType;
+  if (inputType.getElementType() != resultType.getElementType() ||
+      inputType.getDimSize(0) != resultType.getDimSize(0) ||
+      inputType.getDimSize(3) != resultType.getDimSize(3))
+    return emitOpError() << "result " << resultType
+                         << " must keep the input's element type, batch and "
+                            "channels";
+  for (int d : {1, 2}) {
+    int64_t in = inputType.getDimSize(d), out = resultType.getDimSize(d);
+    // TFLite computes the scales and positions in int32.
+    if (in < 1 || out < 1 || in > (1 << 20) || out > (1 << 20) ||
+        (int64_t(1) << 10) * in * out >= (int64_t(1) << 31))
+      return emitOpError() << "sizes " << in << " -> " << out
+                           << " are out of the int32 range of TFLite's "
+                              "fixed-point positions";
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // GlobalAvgPoolOp
 //===----------------------------------------------------------------------===//
 

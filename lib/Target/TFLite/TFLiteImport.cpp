@@ -160,6 +160,7 @@ private:
   LogicalResult importPack();
   LogicalResult importCast();
   LogicalResult importResizeNearest();
+  LogicalResult importResizeBilinear();
   LogicalResult importGather();
   LogicalResult importMirrorPad();
   /// Picks `indices` along dimension 1 of a [N, K, C] value: tosa.gather.
@@ -1524,6 +1525,48 @@ LogicalResult Importer::importGather() {
   return setOutput(0, reshape(v, *outType, opLoc));
 }
 
+/// RESIZE_BILINEAR of a quantized NHWC tensor to a constant size:
+/// qnn.resize_bilinear (TFLite's ResizeBilinearInteger).
+LogicalResult Importer::importResizeBilinear() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> size = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(size))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_ResizeBilinearOptions();
+  if (inType->getRank() != 4 || size->size() != 2) {
+    error() << "needs a 4-D NHWC input and a size of two values";
+    return failure();
+  }
+  // TFLite's int8 kernel is the fixed-point ResizeBilinearInteger; its
+  // uint8 kernel interpolates in float and truncates (another rule).
+  if (!inType->getElementType().isSignlessInteger(8)) {
+    error() << "RESIZE_BILINEAR of " << *inType
+            << " is not supported (INT8 only: TFLite's uint8 kernel "
+               "interpolates in float)";
+    return failure();
+  }
+  auto expected = RankedTensorType::get(
+      {inType->getDimSize(0), (*size)[0], (*size)[1], inType->getDimSize(3)},
+      inType->getElementType());
+  if (expected != *outType) {
+    error() << "output has type " << *outType << ", expected " << expected;
+    return failure();
+  }
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  Value result =
+      ResizeBilinearOp::create(
+          builder, opLoc, *outType, *in,
+          builder.getBoolAttr(opts && opts->align_corners()),
+          builder.getBoolAttr(opts && opts->half_pixel_centers()))
+          .getResult();
+  return setOutput(0, result);
+}
+
 /// RESIZE_NEAREST_NEIGHBOR (NHWC, constant size): TFLite's source index for
 /// each output row and column (its GetNearestNeighbor, in float32: scale =
 /// in / out, or (in - 1) / (out - 1) with align_corners; floor((i + offset)
@@ -2280,6 +2323,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importCast(); };
   case B::RESIZE_NEAREST_NEIGHBOR:
     return [](Importer &i, B) { return i.importResizeNearest(); };
+  case B::RESIZE_BILINEAR:
+    return [](Importer &i, B) { return i.importResizeBilinear(); };
   case B::GATHER:
     return [](Importer &i, B) { return i.importGather(); };
   case B::MIRROR_PAD:

@@ -765,3 +765,11 @@ func.func @global_avg_pool_rounding(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x1x3xi8
   %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
   return %0 : tensor<1x1x1x3xi8>
 }
+
+// -----
+
+func.func @resize_bilinear_channels(%x: tensor<1x3x4x2xi8>) -> tensor<1x6x8x3xi8> {
+  // expected-error @+1 {{'qnn.resize_bilinear' op result 'tensor<1x6x8x3xi8>' must keep the input's element type, batch and channels}}
+  %0 = qnn.resize_bilinear %x {align_corners = false, half_pixel_centers = false} : tensor<1x3x4x2xi8> -> tensor<1x6x8x3xi8>
+  return %0 : tensor<1x6x8x3xi8>
+}
