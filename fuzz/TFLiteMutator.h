@@ -247,6 +247,14 @@ inline size_t mutateTFLite(uint8_t *data, size_t size, size_t maxSize,
       !hasAlignedWideVectors(tfl::GetModel(aligned)))
     return LLVMFuzzerMutate(data, size, maxSize);
   std::unique_ptr<tfl::ModelT> model(tfl::GetModel(aligned)->UnPack());
+  // A union whose type is set but whose table is absent verifies and
+  // unpacks to a null value, which Pack would dereference: drop the type.
+  for (auto &subgraph : model->subgraphs)
+    if (subgraph)
+      for (auto &op : subgraph->operators)
+        if (op && op->builtin_options.type != tfl::BuiltinOptions::NONE &&
+            !op->builtin_options.value)
+          op->builtin_options.Reset();
   bool mutated = false;
   for (int tries = 0; tries < 8 && !mutated; ++tries)
     mutated = mutateField(*model, rng);

@@ -1095,6 +1095,18 @@ Model missingOptions() {
   return w.finish({in}, {out});
 }
 
+/// An AVERAGE_POOL_2D whose options union names Pool2DOptions but has no
+/// table: valid for the flatbuffers verifier, refused by the importer (and
+/// it once crashed the fuzz mutator's repacking).
+Model optionsWithoutTable() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 4, 4, 2}, I8, perTensor(0.5f, 0));
+  int out = w.activation("output", {1, 2, 2, 2}, I8, perTensor(0.5f, 0));
+  w.op(BuiltinOperator::AVERAGE_POOL_2D, {in}, {out},
+       BuiltinOptions::Pool2DOptions, 0);
+  return w.finish({in}, {out});
+}
+
 const std::map<std::string, std::function<Model()>> &models() {
   static const std::map<std::string, std::function<Model()>> table = {
       {"conv2d", conv2d},
@@ -1144,6 +1156,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"bad_zero_point", badZeroPoint},
       {"bad_scale", badScale},
       {"bad_missing_options", missingOptions},
+      {"bad_options_without_table", optionsWithoutTable},
   };
   return table;
 }
