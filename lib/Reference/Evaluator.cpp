@@ -279,14 +279,18 @@ static LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> operands,
         for (int64_t c = 0; c < o.c(); ++c) {
           int64_t sum = 0, count = 0;
           int64_t best = std::numeric_limits<int64_t>::min();
-          for (int64_t y = 0; y < k[0]; ++y) {
-            int64_t ih = oh * s[0] + y - p[0];
-            if (ih < 0 || ih >= in.h())
-              continue;
-            for (int64_t x = 0; x < k[1]; ++x) {
-              int64_t iw = ow * s[1] + x - p[1];
-              if (iw < 0 || iw >= in.w())
-                continue;
+          // Only the part of the window that overlaps the input counts (as
+          // in TFLite's kernels); iterating over it alone keeps the cost
+          // bounded by the input even for a window of 2^30 columns.
+          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
+          int64_t yBegin = std::max<int64_t>(0, -h0),
+                  yEnd = std::min<int64_t>(k[0], in.h() - h0);
+          int64_t xBegin = std::max<int64_t>(0, -w0),
+                  xEnd = std::min<int64_t>(k[1], in.w() - w0);
+          for (int64_t y = yBegin; y < yEnd; ++y) {
+            int64_t ih = h0 + y;
+            for (int64_t x = xBegin; x < xEnd; ++x) {
+              int64_t iw = w0 + x;
               int64_t v = input.ints[in.offset(n, ih, iw, c)];
               sum += v;
               best = std::max(best, v);

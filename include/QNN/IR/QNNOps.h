@@ -31,6 +31,19 @@ struct WindowGeometry {
   int64_t outW() const;
 };
 
+/// One spatial dimension of a pooling window with the parts that no output
+/// position overlaps with the input cut off: the same windows over the input
+/// (and so the same results, since padding is neither summed, counted nor
+/// compared), with `kernel` at most the span of input positions the outputs
+/// read. A lowering that materializes the padding or iterates over the window
+/// stays bounded by the tensors' sizes instead of the attributes' values.
+struct PoolWindow1D {
+  int64_t kernel, padBefore, padAfter;
+};
+PoolWindow1D trimPoolWindow(int64_t inSize, int64_t outSize, int64_t kernel,
+                            int64_t stride, int64_t padBefore,
+                            int64_t padAfter);
+
 /// Index of the H, W and C dimensions of an activation tensor.
 struct ActivationDims {
   unsigned n, h, w, c;

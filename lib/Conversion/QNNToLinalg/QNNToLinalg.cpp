@@ -950,10 +950,18 @@ template <typename PoolOp> struct PoolLowering : OpConversionPattern<PoolOp> {
     Type storage = signless(inputType.getElementType());
     auto [qmin, qmax] = getStorageRange(inputType.getElementType());
     ActivationDims ad = getActivationDims(op.getDataLayout());
-    ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
-                      padding = op.getPadding();
+    ArrayRef<int64_t> strides = op.getStrides();
     int64_t ih = inputType.getDimSize(ad.h), iw = inputType.getDimSize(ad.w);
     int64_t oh = resultType.getDimSize(ad.h), ow = resultType.getDimSize(ad.w);
+    // Window parts that never overlap the input are dropped, so a window of
+    // 2^30 columns pads and iterates over what the input has.
+    PoolWindow1D wh = trimPoolWindow(ih, oh, op.getKernel()[0], strides[0],
+                                     op.getPadding()[0], op.getPadding()[2]);
+    PoolWindow1D ww = trimPoolWindow(iw, ow, op.getKernel()[1], strides[1],
+                                     op.getPadding()[1], op.getPadding()[3]);
+    SmallVector<int64_t> kernel = {wh.kernel, ww.kernel};
+    SmallVector<int64_t> padding = {wh.padBefore, ww.padBefore, wh.padAfter,
+                                    ww.padAfter};
     // Padding contributes nothing: 0 to a sum (and is not counted), the
     // storage minimum to a maximum.
     Value input = padSpatial(rewriter, loc, adaptor.getInput(), ad, padding,

@@ -612,6 +612,25 @@ LogicalResult MulOp::verify() {
 // Pooling
 //===----------------------------------------------------------------------===//
 
+PoolWindow1D qnn::trimPoolWindow(int64_t inSize, int64_t outSize,
+                                 int64_t kernel, int64_t stride,
+                                 int64_t padBefore, int64_t padAfter) {
+  // Output o reads [o * stride - padBefore, o * stride - padBefore + kernel).
+  // The first `left` positions of the window are before the input for every
+  // output (the last one included); the last `right` are after it for every
+  // output (the first one included).
+  int64_t left = std::clamp<int64_t>(padBefore - (outSize - 1) * stride, 0,
+                                     kernel - 1);
+  int64_t right =
+      std::clamp<int64_t>(kernel - padBefore - inSize, 0, kernel - 1 - left);
+  // Only as much padding after the input as the last window reads (the
+  // attribute may carry up to stride - 1 more, which no output reads).
+  int64_t newKernel = kernel - left - right, newBefore = padBefore - left;
+  int64_t newAfter = std::clamp<int64_t>(
+      (outSize - 1) * stride + newKernel - inSize - newBefore, 0, padAfter);
+  return {newKernel, newBefore, newAfter};
+}
+
 template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
   auto inputType = op.getInput().getType();
   auto resultType = op.getOutput().getType();

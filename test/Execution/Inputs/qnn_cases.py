@@ -380,10 +380,9 @@ def case_requantize_per_tensor(rule):
          [40], "i8", res)
 
 
-def case_pool(kind, t, layout):
+def case_pool(kind, t, layout, k=(3, 2), st=(2, 2), pads=(1, 0, 1, 1), W=6):
     rng = Rng(11)
-    N, H, W, C = 1, 5, 6, 3
-    k, st, pads = [3, 2], [2, 2], [1, 0, 1, 1]
+    N, H, C = 1, 5, 3
     lo, hi = storage(t)
     xs = [N, H, W, C] if layout == "NHWC" else [N, C, H, W]
     x = rng.ints(N * H * W * C, lo, hi)
@@ -398,10 +397,12 @@ def case_pool(kind, t, layout):
     for oh in range(OH):
         for ow in range(OW):
             for c in range(C):
-                vals = [at(oh * st[0] + a - pads[0], ow * st[1] + b - pads[1], c)
-                        for a in range(k[0]) for b in range(k[1])
-                        if 0 <= oh * st[0] + a - pads[0] < H
-                        and 0 <= ow * st[1] + b - pads[1] < W]
+                # The input rows/columns inside the window (the window may be
+                # far larger than the input: only its overlap is visited).
+                h0, w0 = oh * st[0] - pads[0], ow * st[1] - pads[1]
+                vals = [at(h, w, c)
+                        for h in range(max(h0, 0), min(h0 + k[0], H))
+                        for w in range(max(w0, 0), min(w0 + k[1], W))]
                 if kind == "max":
                     out[(oh, ow, c)] = max(vals)
                 else:
@@ -681,6 +682,14 @@ CASES = {
     "avg_pool_i8_nchw": lambda: case_pool("avg", "i8", "NCHW"),
     "max_pool_i8_nhwc": lambda: case_pool("max", "i8", "NHWC"),
     "max_pool_u8_nchw": lambda: case_pool("max", "ui8", "NCHW"),
+    # A window of 2^30 columns (found by fuzzing: the lowering padded the
+    # input to 2^30 columns and the evaluator visited every one).
+    "avg_pool_huge_window": lambda: case_pool(
+        "avg", "i8", "NHWC", k=(3, 1 << 30), pads=(1, 536870911, 1, 536870912),
+        W=5),
+    "max_pool_huge_window": lambda: case_pool(
+        "max", "ui8", "NCHW", k=(1 << 30, 2), pads=(536870911, 1, 536870912, 1),
+        st=(3, 1)),
     "add_u8": lambda: case_binary("add", "ui8"),
     "add_i8": lambda: case_binary("add", "i8"),
     "mul_u8": lambda: case_binary("mul", "ui8"),

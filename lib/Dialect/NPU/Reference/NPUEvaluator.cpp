@@ -253,14 +253,15 @@ LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> in,
         for (int64_t c = 0; c < C; ++c) {
           int64_t sum = 0, count = 0;
           int64_t best = std::numeric_limits<int64_t>::min();
-          for (int64_t kh = 0; kh < k[0]; ++kh) {
-            int64_t ih = oh * s[0] + kh - p[0];
-            if (ih < 0 || ih >= H)
-              continue;
-            for (int64_t kw = 0; kw < k[1]; ++kw) {
-              int64_t iw = ow * s[1] + kw - p[1];
-              if (iw < 0 || iw >= W)
-                continue;
+          // Only the window's overlap with the input is visited (a window
+          // may be far larger than the input).
+          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
+          int64_t khEnd = std::min<int64_t>(k[0], H - h0),
+                  kwEnd = std::min<int64_t>(k[1], W - w0);
+          for (int64_t kh = std::max<int64_t>(0, -h0); kh < khEnd; ++kh) {
+            int64_t ih = h0 + kh;
+            for (int64_t kw = std::max<int64_t>(0, -w0); kw < kwEnd; ++kw) {
+              int64_t iw = w0 + kw;
               int64_t v = x.ints[((n * H + ih) * W + iw) * C + c];
               sum += v;
               ++count;
