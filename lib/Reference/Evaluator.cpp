@@ -467,14 +467,22 @@ static void registerQNNOps(Evaluator &e) {
             math::computeMulMultiplier(op.getLhsScale().convertToFloat(),
                                        op.getRhsScale().convertToFloat(),
                                        op.getOutputScale().convertToFloat());
-        for (int64_t i = 0; i < r.numElements(); ++i)
-          r.ints[i] = math::mulQuantized(
-              in[0].ints[broadcastIndex(in[0], r.shape, i)],
-              in[1].ints[broadcastIndex(in[1], r.shape, i)],
-              static_cast<int32_t>(op.getLhsZeroPoint()),
-              static_cast<int32_t>(op.getRhsZeroPoint()), m,
-              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax,
-              toRoundingRule(op.getRounding()));
+        auto lhsZp = static_cast<int32_t>(op.getLhsZeroPoint());
+        auto rhsZp = static_cast<int32_t>(op.getRhsZeroPoint());
+        auto outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+        bool onnx = op.getRounding() == Rounding::onnx;
+        for (int64_t i = 0; i < r.numElements(); ++i) {
+          int64_t lhs = in[0].ints[broadcastIndex(in[0], r.shape, i)];
+          int64_t rhs = in[1].ints[broadcastIndex(in[1], r.shape, i)];
+          r.ints[i] =
+              onnx ? math::mulQuantizedONNX(
+                         lhs, rhs, op.getLhsScale().convertToFloat(), lhsZp,
+                         op.getRhsScale().convertToFloat(), rhsZp,
+                         op.getOutputScale().convertToFloat(), outZp, qmin,
+                         qmax)
+                   : math::mulQuantized(lhs, rhs, lhsZp, rhsZp, m, outZp, qmin,
+                                        qmax, toRoundingRule(op.getRounding()));
+        }
         out.push_back(std::move(r));
         return success();
       });

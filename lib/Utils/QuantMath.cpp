@@ -154,6 +154,18 @@ int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
   return std::clamp(static_cast<int64_t>(r) + outZp, qmin, qmax);
 }
 
+int64_t mulQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
+                         int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                         float outScale, int32_t outZp, int64_t qmin,
+                         int64_t qmax) {
+  float a = lhsScale * static_cast<float>(lhs - lhsZp);
+  float b = rhsScale * static_cast<float>(rhs - rhsZp);
+  float v = (a * b) / outScale;
+  v = std::min(std::max(v, static_cast<float>(qmin - outZp)),
+               static_cast<float>(qmax - outZp));
+  return static_cast<int64_t>(std::nearbyint(v + static_cast<float>(outZp)));
+}
+
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count) {
   float denominator = outputScale * static_cast<float>(count);

@@ -148,6 +148,16 @@ AddParams computeSubParams(float lhsScale, int32_t lhsZp, float rhsScale,
 /// b = rhsScale * float(rhs - rhsZp) in float32, nearbyint((a +- b) /
 /// outScale) + outZp, saturated. (ONNX Runtime's AVX2 kernel rescales in
 /// fixed point instead and can differ by one.)
+/// ONNX's QLinearMul (com.microsoft; ONNX Runtime's portable MLAS kernel,
+/// the operator's definition): a = lhsScale * float(lhs - lhsZp), b =
+/// rhsScale * float(rhs - rhsZp), v = (a * b) / outScale in float32,
+/// clamped to [qmin - outZp, qmax - outZp], then nearbyint(v + outZp) (halves
+/// to even). (ONNX Runtime's SSE2/NEON kernels compute float(product) *
+/// (lhsScale * rhsScale / outScale) + outZp instead and can differ by one.)
+int64_t mulQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
+                         int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                         float outScale, int32_t outZp, int64_t qmin,
+                         int64_t qmax);
 int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
                          int32_t lhsZp, float rhsScale, int32_t rhsZp,
                          float outScale, int32_t outZp, int64_t qmin,

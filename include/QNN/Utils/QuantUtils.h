@@ -62,8 +62,9 @@ inline LogicalResult verifyTFLiteRounding(Operation *op, Rounding rounding) {
          << stringifyRounding(rounding);
 }
 
-/// ADD and SUB: TFLite's fixed-point sequence (either TFLite rule) or
-/// ONNX's float32 sequence (QLinearAdd: dequantize, add, quantize).
+/// ADD, SUB and MUL: TFLite's fixed-point sequence (either TFLite rule) or
+/// ONNX's float32 sequence (QLinearAdd/QLinearMul: dequantize, compute,
+/// quantize).
 inline LogicalResult verifyAddRounding(Operation *op, Rounding rounding) {
   if (rounding == Rounding::tflite || rounding == Rounding::tflite_single ||
       rounding == Rounding::onnx)

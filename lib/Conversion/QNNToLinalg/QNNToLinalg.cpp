@@ -1129,6 +1129,27 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         };
         Value lhsReal = real(lhs, lhsZp, lhsScale);
         Value rhsReal = real(rhs, rhsZp, rhsScale);
+        if constexpr (std::is_same_v<BinaryOp, MulOp>) {
+          // QLinearMul (qmath::mulQuantizedONNX): the quotient is clamped
+          // to the output range less the zero point before the zero point
+          // is added in float32 and the sum rounded.
+          Value v = arith::DivFOp::create(
+              b, l, arith::MulFOp::create(b, l, lhsReal, rhsReal),
+              f32Const(outScale));
+          v = arith::MaximumFOp::create(
+              b, l, v, f32Const(static_cast<float>(qmin - outZp)));
+          v = arith::MinimumFOp::create(
+              b, l, v, f32Const(static_cast<float>(qmax - outZp)));
+          v = mlir::math::RoundEvenOp::create(
+              b, l,
+              arith::AddFOp::create(b, l, v,
+                                    f32Const(static_cast<float>(outZp))));
+          linalg::YieldOp::create(
+              b, l,
+              clampAndNarrow(b, l, arith::FPToSIOp::create(b, l, i64, v),
+                             qmin, qmax, storage));
+          return;
+        }
         Value sum = subtract
                         ? arith::SubFOp::create(b, l, lhsReal, rhsReal)
                               .getResult()

@@ -600,8 +600,11 @@ LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }
 LogicalResult AddOp::verify() { return verifyAddLike(*this); }
 LogicalResult MulOp::verify() {
   if (failed(verifyBinary(*this)) ||
-      failed(verifyTFLiteRounding(*this, getRounding())))
+      failed(verifyAddRounding(*this, getRounding())))
     return failure();
+  // ONNX's float32 sequence has no fixed-point multiplier to represent.
+  if (getRounding() == Rounding::onnx)
+    return success();
   return verifyMultiplier(*this, "lhs_scale * rhs_scale / output_scale",
                           getLhsScale().convertToDouble() *
                               getRhsScale().convertToDouble() /

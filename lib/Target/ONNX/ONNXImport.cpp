@@ -208,12 +208,12 @@ private:
   LogicalResult importQLinearMatMul();
   LogicalResult importIntegerOp(bool conv);
   LogicalResult importQDQ(bool conv, bool gemm);
-  LogicalResult importQLinearAdd();
+  LogicalResult importQLinearBinary(bool mul);
   LogicalResult importGlobalAveragePool(bool qlinear);
   FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
                                      const QParams &yq, bool channelsLast);
-  LogicalResult importQDQAdd();
-  FailureOr<Value> emitAdd(Value a, const QParams &aq, Value b,
+  LogicalResult importQDQBinary(bool mul);
+  FailureOr<Value> emitBinary(bool mul, Value a, const QParams &aq, Value b,
                            const QParams &bq, const QParams &cq);
   /// The QuantizeLinear (through at most one Relu/Clip) that is the only
   /// consumer of `out`; -1 if there is none.
@@ -1285,18 +1285,20 @@ LogicalResult Importer::bindNodeOutput(int index, Value v) {
   return r;
 }
 
-/// qnn.add in ONNX's float32 sequence, with NumPy broadcasting (the lower
-/// rank operand gets leading 1s).
-FailureOr<Value> Importer::emitAdd(Value a, const QParams &aq, Value b,
+/// qnn.add or qnn.mul in ONNX's float32 sequence, with NumPy broadcasting
+/// (the lower rank operand gets leading 1s).
+FailureOr<Value> Importer::emitBinary(bool mul, Value a, const QParams &aq,
+                                      Value b,
                                    const QParams &bq, const QParams &cq) {
+  StringRef name = mul ? "Mul" : "Add";
   if (!aq.perTensor() || !bq.perTensor() || !cq.perTensor()) {
-    error() << "Add operands and result must be quantized per tensor";
+    error() << name << " operands and result must be quantized per tensor";
     return failure();
   }
   Type elem = typeOf(a).getElementType();
   if (typeOf(b).getElementType() != elem || elementType(cq.storage) != elem ||
       !elem.isInteger(8)) {
-    error() << "Add operands and result must share one 8-bit type";
+    error() << name << " operands and result must share one 8-bit type";
     return failure();
   }
   auto expand = [&](Value v, int64_t rank) -> Value {
@@ -1319,22 +1321,26 @@ FailureOr<Value> Importer::emitAdd(Value a, const QParams &aq, Value b,
   for (int64_t i = 0; i < rank; ++i) {
     int64_t x = typeOf(a).getDimSize(i), y = typeOf(b).getDimSize(i);
     if (x != y && x != 1 && y != 1) {
-      error() << "Add operands " << typeOf(a) << " and " << typeOf(b)
+      error() << name << " operands " << typeOf(a) << " and " << typeOf(b)
               << " do not broadcast";
       return failure();
     }
     shape.push_back(std::max(x, y));
   }
   auto type = RankedTensorType::get(shape, elem);
-  return AddOp::create(builder, loc, type, a, b,
-                       builder.getF32FloatAttr(aq.scales[0]),
-                       builder.getI32IntegerAttr(aq.zeroPoints[0]),
-                       builder.getF32FloatAttr(bq.scales[0]),
-                       builder.getI32IntegerAttr(bq.zeroPoints[0]),
-                       builder.getF32FloatAttr(cq.scales[0]),
-                       builder.getI32IntegerAttr(cq.zeroPoints[0]),
-                       RoundingAttr::get(context, Rounding::onnx))
-      .getResult();
+  auto build = [&](auto tag) {
+    using OpTy = decltype(tag);
+    return OpTy::create(builder, loc, type, a, b,
+                        builder.getF32FloatAttr(aq.scales[0]),
+                        builder.getI32IntegerAttr(aq.zeroPoints[0]),
+                        builder.getF32FloatAttr(bq.scales[0]),
+                        builder.getI32IntegerAttr(bq.zeroPoints[0]),
+                        builder.getF32FloatAttr(cq.scales[0]),
+                        builder.getI32IntegerAttr(cq.zeroPoints[0]),
+                        RoundingAttr::get(context, Rounding::onnx))
+        .getResult();
+  };
+  return mul ? build(MulOp()) : build(AddOp());
 }
 
 FailureOr<Value> Importer::emitGlobalAvgPool(Value x, const QParams &xq,
@@ -1411,9 +1417,9 @@ LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
   return bindNodeOutput(next, *y);
 }
 
-/// com.microsoft.QLinearAdd: A, A_scale, A_zp, B, B_scale, B_zp, C_scale,
-/// C_zp (zero points optional).
-LogicalResult Importer::importQLinearAdd() {
+/// com.microsoft.QLinearAdd and QLinearMul: A, A_scale, A_zp, B, B_scale,
+/// B_zp, C_scale, C_zp (zero points optional).
+LogicalResult Importer::importQLinearBinary(bool mul) {
   if (failed(checkArity(7, 8, 1)))
     return failure();
   FailureOr<Value> a = getValue(input(0));
@@ -1427,14 +1433,14 @@ LogicalResult Importer::importQLinearAdd() {
   FailureOr<QParams> cq = readQParams(input(6), input(7), storage, 1, "C");
   if (failed(aq) || failed(bq) || failed(cq))
     return failure();
-  FailureOr<Value> c = emitAdd(*a, *aq, *b, *bq, *cq);
+  FailureOr<Value> c = emitBinary(mul, *a, *aq, *b, *bq, *cq);
   if (failed(c))
     return failure();
   return setOutput(0, *c);
 }
 
-/// DequantizeLinear x2 -> Add -> [Relu | Clip] -> QuantizeLinear.
-LogicalResult Importer::importQDQAdd() {
+/// DequantizeLinear x2 -> Add or Mul -> [Relu | Clip] -> QuantizeLinear.
+LogicalResult Importer::importQDQBinary(bool mul) {
   if (failed(checkArity(2, 2, 1)))
     return failure();
   auto la = lazy.find(input(0)), lb = lazy.find(input(1));
@@ -1444,7 +1450,8 @@ LogicalResult Importer::importQDQAdd() {
                  ? findQuantizeConsumer(node->output(0), activation, actIndex)
                  : -1;
   if (next < 0) {
-    error() << "float Add is supported in QDQ form only: DequantizeLinear "
+    error() << "float " << (mul ? "Mul" : "Add")
+            << " is supported in QDQ form only: DequantizeLinear "
             << "inputs and one QuantizeLinear consumer (through at most one "
             << "Relu or Clip)";
     return failure();
@@ -1455,7 +1462,7 @@ LogicalResult Importer::importQDQAdd() {
   FailureOr<Value> bv = getValue(b.input);
   if (failed(cq) || failed(av) || failed(bv))
     return failure();
-  FailureOr<Value> c = emitAdd(*av, a.q, *bv, b.q, *cq);
+  FailureOr<Value> c = emitBinary(mul, *av, a.q, *bv, b.q, *cq);
   if (failed(c))
     return failure();
   if (activation) {
@@ -1879,14 +1886,14 @@ const llvm::StringSet<> &supportedOps() {
       "ConvInteger",    "MatMulInteger",    "Conv",        "MatMul",
       "Gemm",           "Relu",             "Clip",        "MaxPool",
       "Reshape",        "Flatten",          "Transpose",   "Constant",
-      "Add",            "Pad",              "Concat",
+      "Add",            "Mul",              "Pad",         "Concat",
       "GlobalAveragePool"};
   return ops;
 }
 
 /// ONNX Runtime's contrib ops the importer knows (domain com.microsoft).
 const llvm::StringSet<> &supportedContribOps() {
-  static const llvm::StringSet<> ops = {"QLinearAdd",
+  static const llvm::StringSet<> ops = {"QLinearAdd", "QLinearMul",
                                         "QLinearGlobalAveragePool"};
   return ops;
 }
@@ -1945,15 +1952,15 @@ LogicalResult Importer::importNode() {
     return success();
   }
   if (node->domain() == "com.microsoft") {
-    if (op == "QLinearAdd")
-      return importQLinearAdd();
+    if (op == "QLinearAdd" || op == "QLinearMul")
+      return importQLinearBinary(op == "QLinearMul");
     if (op == "QLinearGlobalAveragePool")
       return importGlobalAveragePool(/*qlinear=*/true);
   }
   if (op == "QuantizeLinear")
     return importQuantize();
-  if (op == "Add")
-    return importQDQAdd();
+  if (op == "Add" || op == "Mul")
+    return importQDQBinary(op == "Mul");
   if (op == "GlobalAveragePool")
     return importGlobalAveragePool(/*qlinear=*/false);
   if (op == "DequantizeLinear")

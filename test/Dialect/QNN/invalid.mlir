@@ -701,11 +701,11 @@ func.func @add_tvm_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> 
 
 // -----
 
-// ONNX's float32 rule is a requantize rule; qnn.mul computes TFLite's
-// sequence only.
-func.func @mul_onnx_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qnn.mul' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
-  %0 = qnn.mul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+// qnn.mul computes TFLite's sequence or ONNX's float32 one (QLinearMul);
+// TVM's per-operand rules belong to another sequence.
+func.func @mul_upward_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.mul' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX's float32 sequence), got upward}}
+  %0 = qnn.mul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
 

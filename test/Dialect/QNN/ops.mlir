@@ -122,6 +122,17 @@ func.func @mul_u8(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
 
 // -----
 
+// ONNX's float32 sequence (QLinearMul) has no fixed-point multiplier, so a
+// ratio of 1e30 that TFLite's rule cannot represent is accepted.
+// CHECK-LABEL: func @mul_onnx
+// CHECK: qnn.mul {{.*}}rounding = #qnn.rounding<onnx>
+func.func @mul_onnx(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  %0 = qnn.mul %a, %b {lhs_scale = 1.0e15 : f32, lhs_zero_point = 0 : i32, rhs_scale = 1.0e15 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
 // CHECK-LABEL: func @avg_pool_i32
 // CHECK: qnn.avg_pool2d %{{.*}} {data_layout = #qnn.layout<NHWC>, kernel = array<i64: 7, 7>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>} : tensor<1x7x7x8xi32> -> tensor<1x1x1x8xi32>
 func.func @avg_pool_i32(%x: tensor<1x7x7x8xi32>) -> tensor<1x1x1x8xi32> {

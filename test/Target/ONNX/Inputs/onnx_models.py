@@ -562,6 +562,75 @@ def qdq_gap():
 
 
 # --------------------------------------------------------------------------
+# Elementwise Mul: the input scaled per channel by a constant (as a
+# squeeze-and-excitation gate would), com.microsoft.QLinearMul and QDQ Mul
+# --------------------------------------------------------------------------
+
+M_IN_S, M_IN_ZP, M_G_S, M_G_ZP, M_OUT_S, M_OUT_ZP = 0.05, 120, 0.25, 4, 0.1, 70
+
+
+def mul_gate():
+    # Values chosen so that several products land on exact halves of the
+    # output scale (0.05 * 0.25 / 0.1 = 0.125: x' * g' = 4, 12, 20, ...).
+    return np.array([0, 1, 5, 8, 9, 12, 200, 255], dtype=np.uint8).reshape(1, 8, 1, 1)
+
+
+def mul_input():
+    return (np.array(rng_ints(61, 8 * 3 * 5, -600, 600), dtype=F32) / F32(100)).reshape(1, 8, 3, 5)
+
+
+def qlinear_mul(a, a_s, a_zp, b, b_s, b_zp, c_s, c_zp, dtype):
+    """QLinearMul (ONNX Runtime's portable kernel, the operator's
+    definition): dequantize both in float32, multiply, divide by the output
+    scale, clamp to the range less the zero point, add it, rint."""
+    lo, hi = storage(dtype)
+    va = F32(a_s) * (a.astype(np.int64) - a_zp).astype(F32)
+    vb = F32(b_s) * (b.astype(np.int64) - b_zp).astype(F32)
+    v = ((va * vb).astype(F32) / F32(c_s)).astype(F32)
+    v = np.clip(v, F32(lo - c_zp), F32(hi - c_zp)).astype(F32)
+    return np.rint((v + F32(c_zp)).astype(F32)).astype(np.int64).astype(dtype)
+
+
+def mul_expected(x):
+    q = quantize_linear(x, M_IN_S, M_IN_ZP, np.uint8)
+    y = qlinear_mul(q, M_IN_S, M_IN_ZP, mul_gate(), M_G_S, M_G_ZP, M_OUT_S,
+                    M_OUT_ZP, np.uint8)
+    return dequantize_linear(y, M_OUT_S, M_OUT_ZP)
+
+
+def mul_inits():
+    return [numpy_helper.from_array(mul_gate(), "g"),
+            scalar("in_s", M_IN_S, F32), scalar("in_zp", M_IN_ZP, np.uint8),
+            scalar("g_s", M_G_S, F32), scalar("g_zp", M_G_ZP, np.uint8),
+            scalar("out_s", M_OUT_S, F32), scalar("out_zp", M_OUT_ZP, np.uint8)]
+
+
+def qlinear_mul_model():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearMul", ["xq", "in_s", "in_zp", "g", "g_s", "g_zp",
+                                        "out_s", "out_zp"], ["m"], name="gate",
+                         domain="com.microsoft"),
+        helper.make_node("DequantizeLinear", ["m", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, mul_inits(), [1, 8, 3, 5], [1, 8, 3, 5])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qdq_mul_model():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+        helper.make_node("DequantizeLinear", ["g", "g_s", "g_zp"], ["gf"]),
+        helper.make_node("Mul", ["xf", "gf"], ["mf"], name="gate"),
+        helper.make_node("QuantizeLinear", ["mf", "out_s", "out_zp"], ["m"]),
+        helper.make_node("DequantizeLinear", ["m", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, mul_inits(), [1, 8, 3, 5], [1, 8, 3, 5])
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -658,6 +727,8 @@ CASES = {
     "mobilenet_convs_twin": (mobilenet_convs_twin, twin_input, twin_expected),
     "qlinear_gap": (qlinear_gap, gap_input, gap_expected),
     "qdq_gap": (qdq_gap, gap_input, gap_expected),
+    "qlinear_mul": (qlinear_mul_model, mul_input, mul_expected),
+    "qdq_mul": (qdq_mul_model, mul_input, mul_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
