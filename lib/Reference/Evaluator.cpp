@@ -640,11 +640,29 @@ static void registerQNNOps(Evaluator &e) {
         out.push_back(std::move(r));
         return success();
       });
+  // The table activations (and leaky ReLU with ONNX's rule): the table is
+  // indexed by the input byte and built with the input's signedness; the
+  // output range is the result type's (equal for every imported model).
+  auto evalTable = [](Operation *op, ArrayRef<Tensor> in,
+                      SmallVectorImpl<Tensor> &out) -> LogicalResult {
+    std::optional<std::array<int32_t, 256>> table = buildActivationTable(op);
+    if (!table)
+      return op->emitError("no lookup table for this operation");
+    Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+    auto [qmin, qmax] = getStorageRange(r.elementType);
+    for (int64_t i = 0; i < r.numElements(); ++i)
+      r.ints[i] = std::clamp<int64_t>(
+          (*table)[static_cast<uint8_t>(in[0].ints[i])], qmin, qmax);
+    out.push_back(std::move(r));
+    return success();
+  };
   e.registerOp(
       "qnn.leaky_relu",
-      [](Operation *raw, ArrayRef<Tensor> in,
+      [evalTable](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {
         auto op = cast<LeakyReluOp>(raw);
+        if (op.getRounding() == Rounding::onnx)
+          return evalTable(raw, in, out);
         Tensor r(resultType(op).getElementType(), resultType(op).getShape());
         auto [qmin, qmax] = getStorageRange(r.elementType);
         math::LeakyReluParams params = math::computeLeakyReluParams(
@@ -658,39 +676,9 @@ static void registerQNNOps(Evaluator &e) {
         out.push_back(std::move(r));
         return success();
       });
-  auto registerTable = [&e](StringRef name,
-                            std::function<float(float)> function) {
-    e.registerOp(
-        name,
-        [function](Operation *op, ArrayRef<Tensor> in,
-                   SmallVectorImpl<Tensor> &out) -> LogicalResult {
-          auto attr = [&](StringRef n) { return op->getAttr(n); };
-          float inScale =
-              cast<FloatAttr>(attr("input_scale")).getValueAsDouble();
-          float outScale =
-              cast<FloatAttr>(attr("output_scale")).getValueAsDouble();
-          int32_t inZp = cast<IntegerAttr>(attr("input_zero_point")).getInt();
-          int32_t outZp = cast<IntegerAttr>(attr("output_zero_point")).getInt();
-          Tensor r(resultType(op).getElementType(), resultType(op).getShape());
-          bool inSigned = !in[0].elementType.isUnsignedInteger();
-          bool outSigned = !r.elementType.isUnsignedInteger();
-          // The table is indexed by the input byte; the output range is the
-          // result type's, so build with the input's signedness and clamp to
-          // the output's (equal for all TFLite models).
-          std::array<int32_t, 256> table = math::buildLookupTable(
-              inSigned, inScale, inZp, outScale, outZp, function);
-          auto [qmin, qmax] = getStorageRange(r.elementType);
-          (void)outSigned;
-          for (int64_t i = 0; i < r.numElements(); ++i)
-            r.ints[i] = std::clamp<int64_t>(
-                table[static_cast<uint8_t>(in[0].ints[i])], qmin, qmax);
-          out.push_back(std::move(r));
-          return success();
-        });
-  };
-  registerTable("qnn.hardswish", math::hardSwish);
-  registerTable("qnn.sigmoid", math::sigmoid);
-  registerTable("qnn.tanh", [](float x) { return std::tanh(x); });
+  e.registerOp("qnn.hardswish", evalTable);
+  e.registerOp("qnn.sigmoid", evalTable);
+  e.registerOp("qnn.tanh", evalTable);
 }
 
 //===----------------------------------------------------------------------===//

@@ -193,10 +193,22 @@ float dequantizeValue(int64_t q, float scale, int32_t zeroPoint) {
 std::array<int32_t, 256>
 buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
                  float outputScale, int32_t outputZeroPoint,
-                 const std::function<float(float)> &function) {
+                 const std::function<float(float)> &function, bool onnx) {
   std::array<int32_t, 256> table{};
   const int32_t minval = isSigned ? -128 : 0;
   const int32_t maxval = isSigned ? 127 : 255;
+  if (onnx) {
+    // ONNX Runtime's table (QlinearBuildLookupTable): dequantize in float32,
+    // apply, quantize with MlasQuantizeLinear (divide, halves to even).
+    for (int32_t val = minval; val <= maxval; ++val) {
+      const float dequantized =
+          inputScale * static_cast<float>(val - inputZeroPoint);
+      table[static_cast<uint8_t>(val)] = static_cast<int32_t>(
+          quantizeFloat(function(dequantized), outputScale, outputZeroPoint,
+                        minval, maxval, /*halfToEven=*/true));
+    }
+    return table;
+  }
   const float inverseScale = 1.0f / outputScale;
   for (int32_t val = minval; val <= maxval; ++val) {
     const float dequantized =
@@ -217,6 +229,11 @@ buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
 
 float hardSwish(float x) {
   return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+
+float hardSwishONNX(float x) {
+  const float alpha = 1.0f / 6.0f;
+  return x * std::max(0.0f, std::min(1.0f, x * alpha + 0.5f));
 }
 
 float sigmoid(float x) { return 1.0f / (1.0f + std::exp(-x)); }

@@ -44,6 +44,12 @@ PoolWindow1D trimPoolWindow(int64_t inSize, int64_t outSize, int64_t kernel,
                             int64_t stride, int64_t padBefore,
                             int64_t padAfter);
 
+/// The 256-entry table of a lookup-table activation (qnn.hardswish,
+/// qnn.sigmoid, qnn.tanh, and qnn.leaky_relu with ONNX's rule), indexed by
+/// the input byte, built with the op's rounding rule; std::nullopt for any
+/// other op.
+std::optional<std::array<int32_t, 256>> buildActivationTable(Operation *op);
+
 /// Index of the H, W and C dimensions of an activation tensor.
 struct ActivationDims {
   unsigned n, h, w, c;

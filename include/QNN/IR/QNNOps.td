@@ -456,11 +456,19 @@ def QNN_LeakyReluOp : QNN_ActivationOp<"leaky_relu",
     `x' = x - input_zp`, `y = rescale(x', x' >= 0 ? m_id : m_a, rounding)`,
     `result = clamp(y + output_zp, qmin, qmax)`. `rounding` is one of
     TFLite's two rules: `tflite` (double rounding, the default) or
-    `tflite_single` (TFLite 2.x runtimes).
+    `tflite_single` (TFLite 2.x runtimes), or `onnx`: ONNX Runtime's
+    `QLinearLeakyRelu` table, `f(x) = x >= 0 ? x : alpha * x` in float32 on
+    `x = input_scale * (q - input_zero_point)`, quantized as `qnn.hardswish`'s
+    ONNX table.
   }];
 }
 
-def QNN_HardSwishOp : QNN_ActivationOp<"hardswish"> {
+class QNN_TableActivationOp<string mnemonic>
+    : QNN_ActivationOp<mnemonic,
+        (ins DefaultValuedAttr<QNN_RoundingAttr,
+                               "::mlir::qnn::Rounding::tflite">:$rounding)>;
+
+def QNN_HardSwishOp : QNN_TableActivationOp<"hardswish"> {
   let summary = "quantized hard-swish, a 256-entry lookup table";
   let description = [{
     `f(x) = x * min(max(x + 3, 0), 6) / 6`, applied through the 8-bit lookup
@@ -468,10 +476,16 @@ def QNN_HardSwishOp : QNN_ActivationOp<"hardswish"> {
     `x = input_scale * (q - input_zero_point)` (float32),
     `r = round_half_away_from_zero(f(x) * (1 / output_scale))`,
     `table[q] = clamp(int(r + output_zero_point), qmin, qmax)`.
+
+    With `rounding = #qnn.rounding<onnx>` the table is ONNX's: `f` is ONNX's
+    `HardSwish`, `x * max(0, min(1, x * (1/6) + 0.5))` in float32, and
+    `table[q] = clamp(nearbyint(f(x) / output_scale) + output_zero_point)`
+    (halves to even; ONNX Runtime's `MlasQuantizeLinear`). The same rule is
+    available to `qnn.sigmoid` and `qnn.tanh`.
   }];
 }
 
-def QNN_SigmoidOp : QNN_ActivationOp<"sigmoid"> {
+def QNN_SigmoidOp : QNN_TableActivationOp<"sigmoid"> {
   let summary = "quantized logistic, a 256-entry lookup table";
   let description = [{
     `f(x) = 1 / (1 + exp(-x))` through the 8-bit lookup table built as for
@@ -479,7 +493,7 @@ def QNN_SigmoidOp : QNN_ActivationOp<"sigmoid"> {
   }];
 }
 
-def QNN_TanhOp : QNN_ActivationOp<"tanh"> {
+def QNN_TanhOp : QNN_TableActivationOp<"tanh"> {
   let summary = "quantized tanh, a 256-entry lookup table";
   let description = [{
     `f(x) = tanh(x)` through the 8-bit lookup table built as for

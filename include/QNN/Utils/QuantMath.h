@@ -121,7 +121,10 @@ float dequantizeValue(int64_t q, float scale, int32_t zeroPoint);
 std::array<int32_t, 256>
 buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
                  float outputScale, int32_t outputZeroPoint,
-                 const std::function<float(float)> &function);
+                 const std::function<float(float)> &function,
+                 bool onnx = false);
+/// ONNX's HardSwish in float32: x * max(0, min(1, x * (1/6) + 0.5)).
+float hardSwishONNX(float x);
 
 /// The float functions behind the table activations.
 float hardSwish(float x);

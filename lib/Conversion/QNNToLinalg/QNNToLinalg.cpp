@@ -1223,18 +1223,14 @@ struct TableActivationLowering : OpConversionPattern<ActOp> {
     auto inputType = op.getInput().getType();
     if (!resultType.hasStaticShape())
       return op.emitOpError("lowering needs static shapes");
-    std::function<float(float)> fn;
-    if constexpr (std::is_same_v<ActOp, HardSwishOp>)
-      fn = qmath::hardSwish;
-    else if constexpr (std::is_same_v<ActOp, SigmoidOp>)
-      fn = qmath::sigmoid;
-    else
-      fn = [](float x) { return std::tanh(x); };
-    std::array<int32_t, 256> table = qmath::buildLookupTable(
-        !isUnsignedElement(inputType), op.getInputScale().convertToFloat(),
-        static_cast<int32_t>(op.getInputZeroPoint()),
-        op.getOutputScale().convertToFloat(),
-        static_cast<int32_t>(op.getOutputZeroPoint()), fn);
+    (void)inputType;
+    // Leaky ReLU is a table only under ONNX's rule (LeakyReluLowering
+    // computes TFLite's multipliers).
+    std::optional<std::array<int32_t, 256>> maybeTable =
+        buildActivationTable(op);
+    if (!maybeTable)
+      return failure();
+    const std::array<int32_t, 256> &table = *maybeTable;
     Type storage = signless(resultType.getElementType());
     Value tableTensor =
         constTensor(rewriter, loc, storage,
@@ -1266,6 +1262,8 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
   LogicalResult
   matchAndRewrite(LeakyReluOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (op.getRounding() == Rounding::onnx)
+      return failure(); // TableActivationLowering<LeakyReluOp>
     Location loc = op.getLoc();
     auto resultType = op.getOutput().getType();
     if (!resultType.hasStaticShape())
@@ -1864,7 +1862,8 @@ struct ConvertQNNToLinalgPass
                  BinaryLowering<MulOp>,
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
-                 TableActivationLowering<TanhOp>, LeakyReluLowering,
+                 TableActivationLowering<TanhOp>,
+                 TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,

@@ -935,13 +935,65 @@ static LogicalResult verifyActivation(ActivationOp op) {
   return success();
 }
 
+/// The table activations: TFLite's LUTPopulate or ONNX Runtime's table.
+static LogicalResult verifyTableRounding(Operation *op, Rounding rounding) {
+  if (rounding == Rounding::tflite || rounding == Rounding::onnx)
+    return success();
+  return op->emitOpError()
+         << "'rounding' must be tflite (TFLite's table) or onnx (ONNX "
+            "Runtime's table), got "
+         << stringifyRounding(rounding);
+}
+
+std::optional<std::array<int32_t, 256>>
+qnn::buildActivationTable(Operation *op) {
+  std::function<float(float)> function;
+  Rounding rounding = Rounding::tflite;
+  if (auto h = dyn_cast<HardSwishOp>(op)) {
+    rounding = h.getRounding();
+    function = rounding == Rounding::onnx ? math::hardSwishONNX
+                                          : math::hardSwish;
+  } else if (auto s = dyn_cast<SigmoidOp>(op)) {
+    rounding = s.getRounding();
+    function = math::sigmoid;
+  } else if (auto t = dyn_cast<TanhOp>(op)) {
+    rounding = t.getRounding();
+    function = [](float x) { return std::tanh(x); };
+  } else if (auto l = dyn_cast<LeakyReluOp>(op);
+             l && l.getRounding() == Rounding::onnx) {
+    rounding = Rounding::onnx;
+    float alpha = l.getAlpha().convertToFloat();
+    function = [alpha](float x) { return x >= 0.0f ? x : alpha * x; };
+  } else {
+    return std::nullopt;
+  }
+  auto attr = [&](StringRef n) { return op->getAttr(n); };
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  return math::buildLookupTable(
+      !inputType.getElementType().isUnsignedInteger(),
+      cast<FloatAttr>(attr("input_scale")).getValueAsDouble(),
+      static_cast<int32_t>(cast<IntegerAttr>(attr("input_zero_point")).getInt()),
+      cast<FloatAttr>(attr("output_scale")).getValueAsDouble(),
+      static_cast<int32_t>(
+          cast<IntegerAttr>(attr("output_zero_point")).getInt()),
+      function, rounding == Rounding::onnx);
+}
+
 LogicalResult LeakyReluOp::verify() {
-  if (failed(verifyActivation(*this)) ||
-      failed(verifyTFLiteRounding(*this, getRounding())))
+  if (failed(verifyActivation(*this)))
     return failure();
   float alpha = getAlpha().convertToFloat();
   if (!std::isfinite(alpha))
     return emitOpError() << "'alpha' must be finite, got " << alpha;
+  // ONNX's rule is a table: no multipliers to represent.
+  if (getRounding() == Rounding::onnx)
+    return success();
+  if (getRounding() != Rounding::tflite &&
+      getRounding() != Rounding::tflite_single)
+    return emitOpError() << "'rounding' must be tflite or tflite_single "
+                            "(TFLite's sequence) or onnx (ONNX Runtime's "
+                            "table), got "
+                         << stringifyRounding(getRounding());
   // The two multipliers as TFLite computes them (in float32).
   float inputScale = getInputScale().convertToFloat();
   float outputScale = getOutputScale().convertToFloat();
@@ -952,9 +1004,21 @@ LogicalResult LeakyReluOp::verify() {
     return failure();
   return success();
 }
-LogicalResult HardSwishOp::verify() { return verifyActivation(*this); }
-LogicalResult SigmoidOp::verify() { return verifyActivation(*this); }
-LogicalResult TanhOp::verify() { return verifyActivation(*this); }
+LogicalResult HardSwishOp::verify() {
+  if (failed(verifyActivation(*this)))
+    return failure();
+  return verifyTableRounding(*this, getRounding());
+}
+LogicalResult SigmoidOp::verify() {
+  if (failed(verifyActivation(*this)))
+    return failure();
+  return verifyTableRounding(*this, getRounding());
+}
+LogicalResult TanhOp::verify() {
+  if (failed(verifyActivation(*this)))
+    return failure();
+  return verifyTableRounding(*this, getRounding());
+}
 
 #define GET_OP_CLASSES
 #include "QNN/IR/QNNOps.cpp.inc"

@@ -183,6 +183,7 @@ private:
   // Attributes.
   const onnx::AttributeProto *attr(StringRef name);
   FailureOr<int64_t> intAttr(StringRef name, int64_t defaultValue);
+  FailureOr<float> floatAttr(StringRef name, float defaultValue);
   FailureOr<SmallVector<int64_t>> intsAttr(StringRef name,
                                            ArrayRef<int64_t> defaultValue);
   FailureOr<std::string> stringAttr(StringRef name, StringRef defaultValue);
@@ -213,6 +214,10 @@ private:
   FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
                                      const QParams &yq, bool channelsLast);
   LogicalResult importQDQBinary(bool mul);
+  LogicalResult importQLinearActivation();
+  LogicalResult importQDQActivation();
+  FailureOr<Value> emitActivation(StringRef kind, Value x, const QParams &xq,
+                                  const QParams &yq);
   FailureOr<Value> emitBinary(bool mul, Value a, const QParams &aq, Value b,
                            const QParams &bq, const QParams &cq);
   /// The QuantizeLinear (through at most one Relu/Clip) that is the only
@@ -524,6 +529,17 @@ FailureOr<int64_t> Importer::intAttr(StringRef name, int64_t defaultValue) {
     return failure();
   }
   return a->i();
+}
+
+FailureOr<float> Importer::floatAttr(StringRef name, float defaultValue) {
+  const onnx::AttributeProto *a = attr(name);
+  if (!a)
+    return defaultValue;
+  if (a->type() != onnx::AttributeProto::FLOAT || !std::isfinite(a->f())) {
+    error() << "attribute '" << name << "' must be a finite float";
+    return failure();
+  }
+  return a->f();
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -1475,6 +1491,91 @@ LogicalResult Importer::importQDQBinary(bool mul) {
   return bindNodeOutput(next, *c);
 }
 
+/// Sigmoid, HardSwish and LeakyRelu (with this node's `alpha`) as qnn
+/// table activations with ONNX Runtime's table (rounding = onnx).
+FailureOr<Value> Importer::emitActivation(StringRef kind, Value x,
+                                          const QParams &xq,
+                                          const QParams &yq) {
+  auto type = typeOf(x);
+  if (!xq.perTensor() || !yq.perTensor() ||
+      elementType(yq.storage) != type.getElementType() ||
+      !type.getElementType().isInteger(8)) {
+    error() << kind << " on " << type
+            << " needs 8-bit data, per-tensor parameters and the same "
+               "storage type in and out";
+    return failure();
+  }
+  auto rounding = RoundingAttr::get(context, Rounding::onnx);
+  auto f32 = [&](float v) { return builder.getF32FloatAttr(v); };
+  auto i32 = [&](int32_t v) { return builder.getI32IntegerAttr(v); };
+  if (kind == "Sigmoid")
+    return SigmoidOp::create(builder, loc, type, x, f32(xq.scales[0]),
+                             i32(xq.zeroPoints[0]), f32(yq.scales[0]),
+                             i32(yq.zeroPoints[0]), rounding)
+        .getResult();
+  if (kind == "HardSwish")
+    return HardSwishOp::create(builder, loc, type, x, f32(xq.scales[0]),
+                               i32(xq.zeroPoints[0]), f32(yq.scales[0]),
+                               i32(yq.zeroPoints[0]), rounding)
+        .getResult();
+  FailureOr<float> alpha = floatAttr("alpha", 0.01f);
+  if (failed(alpha))
+    return failure();
+  return LeakyReluOp::create(builder, loc, type, x, f32(xq.scales[0]),
+                             i32(xq.zeroPoints[0]), f32(yq.scales[0]),
+                             i32(yq.zeroPoints[0]), f32(*alpha), rounding)
+      .getResult();
+}
+
+/// com.microsoft.QLinearSigmoid and QLinearLeakyRelu: X, X_scale, X_zp,
+/// Y_scale, Y_zp (zero points optional).
+LogicalResult Importer::importQLinearActivation() {
+  if (failed(checkArity(4, 5, 1)))
+    return failure();
+  FailureOr<Value> x = getValue(input(0));
+  if (failed(x))
+    return failure();
+  int32_t storage =
+      typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+  FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "X");
+  FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "Y");
+  if (failed(xq) || failed(yq))
+    return failure();
+  StringRef kind = StringRef(node->op_type()).drop_front(strlen("QLinear"));
+  FailureOr<Value> y = emitActivation(kind, *x, *xq, *yq);
+  if (failed(y))
+    return failure();
+  return setOutput(0, *y);
+}
+
+/// DequantizeLinear -> Sigmoid | HardSwish | LeakyRelu -> QuantizeLinear.
+LogicalResult Importer::importQDQActivation() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  auto it = lazy.find(input(0));
+  const onnx::NodeProto *activation = nullptr;
+  int actIndex = -1;
+  int next = it != lazy.end()
+                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
+                 : -1;
+  if (next < 0 || activation) {
+    error() << "float " << node->op_type()
+            << " is supported in QDQ form only: a DequantizeLinear input and "
+               "one QuantizeLinear consumer";
+    return failure();
+  }
+  Lazy l = it->second;
+  FailureOr<QParams> yq = quantizeParams(graph->node(next));
+  FailureOr<Value> x = getValue(l.input);
+  if (failed(yq) || failed(x))
+    return failure();
+  FailureOr<Value> y = emitActivation(node->op_type(), *x, l.q, *yq);
+  if (failed(y))
+    return failure();
+  done.insert(next);
+  return bindNodeOutput(next, *y);
+}
+
 //===----------------------------------------------------------------------===//
 // Data movement
 //===----------------------------------------------------------------------===//
@@ -1887,14 +1988,15 @@ const llvm::StringSet<> &supportedOps() {
       "Gemm",           "Relu",             "Clip",        "MaxPool",
       "Reshape",        "Flatten",          "Transpose",   "Constant",
       "Add",            "Mul",              "Pad",         "Concat",
-      "GlobalAveragePool"};
+      "GlobalAveragePool", "Sigmoid",          "HardSwish",   "LeakyRelu"};
   return ops;
 }
 
 /// ONNX Runtime's contrib ops the importer knows (domain com.microsoft).
 const llvm::StringSet<> &supportedContribOps() {
-  static const llvm::StringSet<> ops = {"QLinearAdd", "QLinearMul",
-                                        "QLinearGlobalAveragePool"};
+  static const llvm::StringSet<> ops = {
+      "QLinearAdd", "QLinearMul", "QLinearGlobalAveragePool", "QLinearSigmoid",
+      "QLinearLeakyRelu"};
   return ops;
 }
 
@@ -1954,6 +2056,8 @@ LogicalResult Importer::importNode() {
   if (node->domain() == "com.microsoft") {
     if (op == "QLinearAdd" || op == "QLinearMul")
       return importQLinearBinary(op == "QLinearMul");
+    if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu")
+      return importQLinearActivation();
     if (op == "QLinearGlobalAveragePool")
       return importGlobalAveragePool(/*qlinear=*/true);
   }
@@ -1961,6 +2065,8 @@ LogicalResult Importer::importNode() {
     return importQuantize();
   if (op == "Add" || op == "Mul")
     return importQDQBinary(op == "Mul");
+  if (op == "Sigmoid" || op == "HardSwish" || op == "LeakyRelu")
+    return importQDQActivation();
   if (op == "GlobalAveragePool")
     return importGlobalAveragePool(/*qlinear=*/false);
   if (op == "DequantizeLinear")

@@ -773,3 +773,20 @@ func.func @resize_bilinear_channels(%x: tensor<1x3x4x2xi8>) -> tensor<1x6x8x3xi8
   %0 = qnn.resize_bilinear %x {align_corners = false, half_pixel_centers = false} : tensor<1x3x4x2xi8> -> tensor<1x6x8x3xi8>
   return %0 : tensor<1x6x8x3xi8>
 }
+
+// -----
+
+// The table activations build TFLite's table or ONNX Runtime's.
+func.func @hardswish_upward(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.hardswish' op 'rounding' must be tflite (TFLite's table) or onnx (ONNX Runtime's table), got upward}}
+  %0 = qnn.hardswish %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @leaky_relu_tonearest(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.leaky_relu' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX Runtime's table), got tonearest}}
+  %0 = qnn.leaky_relu %x {alpha = 0.1 : f32, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tonearest>} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

@@ -716,6 +716,8 @@ struct FuseLeakyReluPattern : OpRewritePattern<qnn::LeakyReluOp> {
       : OpRewritePattern(ctx), remark(remark) {}
   LogicalResult matchAndRewrite(qnn::LeakyReluOp leaky,
                                 PatternRewriter &rewriter) const override {
+    if (leaky.getRounding() == qnn::Rounding::onnx)
+      return failure(); // a table: FuseTablePattern
     Operation *producer = leaky.getInput().getDefiningOp();
     if (!isNPUOp(producer) || !producer->hasOneUse() ||
         leaky.getInput().getType() != leaky.getOutput().getType())
@@ -768,15 +770,23 @@ struct FuseLeakyReluPattern : OpRewritePattern<qnn::LeakyReluOp> {
 /// qnn.hardswish/sigmoid/tanh after an npu op => 256-entry table epilogue.
 template <typename TableOp>
 struct FuseTablePattern : OpRewritePattern<TableOp> {
-  FuseTablePattern(MLIRContext *ctx, RemarkOnce &remark,
-                   std::function<float(float)> function)
-      : OpRewritePattern<TableOp>(ctx), remark(remark),
-        function(std::move(function)) {}
+  FuseTablePattern(MLIRContext *ctx, RemarkOnce &remark)
+      : OpRewritePattern<TableOp>(ctx), remark(remark) {}
   LogicalResult matchAndRewrite(TableOp op,
                                 PatternRewriter &rewriter) const override {
+    // Elementwise, so it commutes with the layout transpose after an NCHW
+    // npu op (ONNX's and PyTorch's form), as a clamp does.
     Operation *producer = op.getInput().getDefiningOp();
+    if (auto transpose = dyn_cast_if_present<tosa::TransposeOp>(producer);
+        transpose && transpose->hasOneUse())
+      producer = transpose.getInput1().getDefiningOp();
     if (!isNPUOp(producer) || !producer->hasOneUse() ||
         op.getInput().getType() != op.getOutput().getType())
+      return failure();
+    // The op's own table, with its rounding rule (none for a leaky ReLU
+    // under TFLite's rules: FuseLeakyReluPattern takes those).
+    std::optional<std::array<int32_t, 256>> table = buildActivationTable(op);
+    if (!table)
       return failure();
     auto kind =
         producer->getAttrOfType<ActivationAttr>("activation").getValue();
@@ -788,22 +798,15 @@ struct FuseTablePattern : OpRewritePattern<TableOp> {
       return remark(rewriter, op,
                     "not fused: the activation input scale and zero point "
                     "differ from the producer's output scale and zero point");
-    auto element = cast<IntegerType>(op.getInput().getType().getElementType());
-    std::array<int32_t, 256> table = math::buildLookupTable(
-        !element.isUnsigned(), op.getInputScale().convertToFloat(),
-        static_cast<int32_t>(op.getInputZeroPoint()),
-        op.getOutputScale().convertToFloat(),
-        static_cast<int32_t>(op.getOutputZeroPoint()), function);
     rewriter.modifyOpInPlace(producer, [&] {
       producer->setAttr("activation", ActivationAttr::get(this->getContext(),
                                                           Activation::lut));
-      producer->setAttr("lut", rewriter.getDenseI32ArrayAttr(table));
+      producer->setAttr("lut", rewriter.getDenseI32ArrayAttr(*table));
     });
-    rewriter.replaceOp(op, producer->getResults());
+    rewriter.replaceOp(op, op.getInput());
     return success();
   }
   RemarkOnce &remark;
-  std::function<float(float)> function;
 };
 
 //===----------------------------------------------------------------------===//
@@ -884,11 +887,10 @@ struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
     RewritePatternSet patterns(ctx);
     patterns.add<FuseConv2DPattern, FuseDensePattern, FuseLeakyReluPattern,
                  FuseAddPattern>(ctx, remark);
-    patterns.add<FuseTablePattern<qnn::HardSwishOp>>(ctx, remark,
-                                                     math::hardSwish);
-    patterns.add<FuseTablePattern<qnn::SigmoidOp>>(ctx, remark, math::sigmoid);
-    patterns.add<FuseTablePattern<qnn::TanhOp>>(
-        ctx, remark, [](float x) { return std::tanh(x); });
+    patterns.add<FuseTablePattern<qnn::HardSwishOp>,
+                 FuseTablePattern<qnn::SigmoidOp>,
+                 FuseTablePattern<qnn::TanhOp>,
+                 FuseTablePattern<qnn::LeakyReluOp>>(ctx, remark);
     patterns.add<FuseAvgPoolPattern, FuseClampPattern,
                  FusePoolPattern<qnn::MaxPool2DOp, MaxPool2DOp>,
                  CancelTransposesPattern, CollapseOfUnitTransposePattern,

@@ -631,6 +631,91 @@ def qdq_mul_model():
 
 
 # --------------------------------------------------------------------------
+# Table activations: QLinearConv -> QLinearLeakyRelu -> QLinearSigmoid
+# (operator form) and DequantizeLinear -> HardSwish / LeakyRelu ->
+# QuantizeLinear (QDQ form), ONNX Runtime's 256-entry tables
+# --------------------------------------------------------------------------
+
+A_L_S, A_L_ZP, A_S_S, A_S_ZP, A_H_S, A_H_ZP = 0.05, 60, 1.0 / 256, 0, 0.03, 40
+
+
+def onnx_table_apply(q, f, xs, xzp, ys, yzp, dtype):
+    """ONNX Runtime's table: dequantize in float32, f, divide by the
+    output scale, round half to even, add the zero point, saturate."""
+    lo, hi = storage(dtype)
+    x = (F32(xs) * (q.astype(np.int64) - xzp).astype(F32)).astype(F32)
+    y = f(x).astype(F32)
+    r = np.rint((y / F32(ys)).astype(F32)).astype(np.int64) + yzp
+    return np.clip(r, lo, hi).astype(dtype)
+
+
+def leaky(alpha):
+    return lambda x: np.where(x >= 0, x, (F32(alpha) * x).astype(F32)).astype(F32)
+
+
+def sigmoid32(x):
+    return (F32(1) / (F32(1) + np.exp(-x).astype(F32))).astype(F32)
+
+
+def hardswish32(x):
+    gate = np.minimum(F32(1), np.maximum(F32(0), (x * F32(1.0 / 6.0)).astype(F32) + F32(0.5)))
+    return (x * gate.astype(F32)).astype(F32)
+
+
+def act_inits():
+    return residual_inits() + [
+        scalar("l_s", A_L_S, F32), scalar("l_zp", A_L_ZP, np.uint8),
+        scalar("s_s", A_S_S, F32), scalar("s_zp", A_S_ZP, np.uint8),
+        scalar("h_s", A_H_S, F32), scalar("h_zp", A_H_ZP, np.uint8)]
+
+
+def qlinear_activations():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "in_s", "in_zp", "w", "w_s", "w_zp",
+                                         "c_s", "c_zp", "b"], ["c"], name="pw"),
+        helper.make_node("QLinearLeakyRelu", ["c", "c_s", "c_zp", "l_s", "l_zp"],
+                         ["l"], name="leaky", domain="com.microsoft", alpha=0.2),
+        helper.make_node("QLinearSigmoid", ["l", "l_s", "l_zp", "s_s", "s_zp"],
+                         ["sg"], name="sigmoid", domain="com.microsoft"),
+        helper.make_node("DequantizeLinear", ["sg", "s_s", "s_zp"], ["y"]),
+    ]
+    model = make_model(nodes, act_inits(), [1, 8, 4, 4], [1, 8, 4, 4])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qlinear_activations_expected(x):
+    w, b = residual_params()
+    q = quantize_linear(x, R_IN_S, R_IN_ZP, np.uint8)
+    c = requantize(conv_acc(q, R_IN_ZP, w, 128, b, [1, 1], [0, 0, 0, 0], 1),
+                   R_IN_S, [R_W_S], R_C_S, R_C_ZP, np.uint8, 1)
+    l = onnx_table_apply(c, leaky(0.2), R_C_S, R_C_ZP, A_L_S, A_L_ZP, np.uint8)
+    sg = onnx_table_apply(l, sigmoid32, A_L_S, A_L_ZP, A_S_S, A_S_ZP, np.uint8)
+    return dequantize_linear(sg, A_S_S, A_S_ZP)
+
+
+def qdq_activations():
+    dq = lambda i, s_, z, o: helper.make_node("DequantizeLinear", [i, s_, z], [o])
+    q = lambda i, s_, z, o: helper.make_node("QuantizeLinear", [i, s_, z], [o])
+    nodes = [
+        q("x", "in_s", "in_zp", "xq"), dq("xq", "in_s", "in_zp", "xf"),
+        helper.make_node("HardSwish", ["xf"], ["hf"], name="hswish"),
+        q("hf", "h_s", "h_zp", "h"), dq("h", "h_s", "h_zp", "hd"),
+        helper.make_node("LeakyRelu", ["hd"], ["lf"], name="leaky", alpha=0.3),
+        q("lf", "l_s", "l_zp", "l"), dq("l", "l_s", "l_zp", "y"),
+    ]
+    return make_model(nodes, act_inits(), [1, 8, 4, 4], [1, 8, 4, 4], opset=14)
+
+
+def qdq_activations_expected(x):
+    q = quantize_linear(x, R_IN_S, R_IN_ZP, np.uint8)
+    h = onnx_table_apply(q, hardswish32, R_IN_S, R_IN_ZP, A_H_S, A_H_ZP, np.uint8)
+    l = onnx_table_apply(h, leaky(0.3), A_H_S, A_H_ZP, A_L_S, A_L_ZP, np.uint8)
+    return dequantize_linear(l, A_L_S, A_L_ZP)
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -681,7 +766,7 @@ def ties_expected(x):
 
 def unsupported():
     nodes = [helper.make_node("Softmax", ["x"], ["s"]),
-             helper.make_node("QLinearSigmoid", ["s", "x"], ["a"], domain="com.microsoft"),
+             helper.make_node("QLinearSoftmax", ["s", "x"], ["a"], domain="com.microsoft"),
              helper.make_node("Softmax", ["a"], ["y"])]
     return make_model(nodes, [], [1, 4], [1, 4])
 
@@ -729,6 +814,9 @@ CASES = {
     "qdq_gap": (qdq_gap, gap_input, gap_expected),
     "qlinear_mul": (qlinear_mul_model, mul_input, mul_expected),
     "qdq_mul": (qdq_mul_model, mul_input, mul_expected),
+    "qlinear_activations": (qlinear_activations, residual_input,
+                            qlinear_activations_expected),
+    "qdq_activations": (qdq_activations, residual_input, qdq_activations_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
