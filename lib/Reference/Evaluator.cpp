@@ -627,13 +627,21 @@ static void registerQNNOps(Evaluator &e) {
           bool copy = inScale == outScale && inZp == outZp;
           math::ConcatRescaleParams params =
               math::computeConcatRescaleParams(inScale, inZp, outScale);
+          bool onnx = op.getRounding() == Rounding::onnx;
+          std::array<int32_t, 256> table{};
+          if (onnx)
+            table = math::buildRescaleTableONNX(
+                !t.elementType.isUnsignedInteger(), inScale, inZp, outScale,
+                outZp);
           int64_t slab = t.shape[axis] * inner;
           for (int64_t o = 0; o < outer; ++o)
             for (int64_t j = 0; j < slab; ++j) {
               int64_t v = t.ints[o * slab + j];
               r.ints[o * r.shape[axis] * inner + offset + j] =
-                  copy ? v
-                       : math::concatRescale(v, params, outZp, qmin, qmax);
+                  copy   ? v
+                  : onnx ? std::clamp<int64_t>(table[static_cast<uint8_t>(v)],
+                                               qmin, qmax)
+                         : math::concatRescale(v, params, outZp, qmin, qmax);
             }
           offset += slab;
         }

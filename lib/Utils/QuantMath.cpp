@@ -231,6 +231,15 @@ float hardSwish(float x) {
   return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
 }
 
+std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
+                                               int32_t inputZeroPoint,
+                                               float outputScale,
+                                               int32_t outputZeroPoint) {
+  return buildLookupTable(
+      isSigned, inputScale, inputZeroPoint, outputScale, outputZeroPoint,
+      [](float x) { return x; }, /*onnx=*/true);
+}
+
 float hardSwishONNX(float x) {
   const float alpha = 1.0f / 6.0f;
   return x * std::max(0.0f, std::min(1.0f, x * alpha + 0.5f));

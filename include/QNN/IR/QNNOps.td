@@ -340,11 +340,18 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
     `clamp(round_half_away_from_zero(x * scale + bias) + output_zp, qmin, qmax)`
     (no fused multiply-add). TFLite's int8 concatenation requires equal
     parameters, so it only ever copies.
+
+    With `rounding = #qnn.rounding<onnx>` the rescale is ONNX's (QDQ
+    `Concat`, ONNX Runtime's `QLinearConcat` table):
+    `clamp(nearbyint(float32(input_scale * (x - input_zp)) / output_scale) +
+    output_zp, qmin, qmax)`, halves to even.
   }];
   let arguments = (ins Variadic<QNN_QTensor8>:$inputs, I64Attr:$axis,
                        DenseF32ArrayAttr:$input_scales,
                        DenseI32ArrayAttr:$input_zero_points,
-                       F32Attr:$output_scale, I32Attr:$output_zero_point);
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite">:$rounding);
   let results = (outs QNN_QTensor8:$output);
   let assemblyFormat = [{
     $inputs attr-dict `:` functional-type($inputs, results)

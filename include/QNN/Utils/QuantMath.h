@@ -123,6 +123,13 @@ buildLookupTable(bool isSigned, float inputScale, int32_t inputZeroPoint,
                  float outputScale, int32_t outputZeroPoint,
                  const std::function<float(float)> &function,
                  bool onnx = false);
+/// ONNX's rescale of one byte (QDQ Concat, QLinearConcat): the table of
+/// quantize(dequantize(q)), `nearbyint(float32(inputScale * (q - inZp)) /
+/// outputScale) + outZp`, saturated to the input's storage range.
+std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
+                                               int32_t inputZeroPoint,
+                                               float outputScale,
+                                               int32_t outputZeroPoint);
 /// ONNX's HardSwish in float32: x * max(0, min(1, x * (1/6) + 0.5)).
 float hardSwishONNX(float x);
 

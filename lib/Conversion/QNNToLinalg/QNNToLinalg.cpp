@@ -1353,6 +1353,32 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
             qmath::computeConcatRescaleParams(scale, zp, outScale);
         Value init =
             tensor::EmptyOp::create(rewriter, loc, type.getShape(), storage);
+        if (op.getRounding() == Rounding::onnx) {
+          // ONNX's rescale is a byte-to-byte table (QLinearConcat's).
+          std::array<int32_t, 256> table = qmath::buildRescaleTableONNX(
+              !isUnsigned, scale, zp, outScale, outZp);
+          Value tableTensor = constTensor(
+              rewriter, loc, storage,
+              SmallVector<int64_t>(table.begin(), table.end()));
+          part = linalg::GenericOp::create(
+                     rewriter, loc, TypeRange{init.getType()},
+                     ValueRange{input}, ValueRange{init},
+                     ArrayRef<AffineMap>{
+                         rewriter.getMultiDimIdentityMap(rank),
+                         rewriter.getMultiDimIdentityMap(rank)},
+                     iterators(rank, 0),
+                     [&](OpBuilder &b, Location l, ValueRange args) {
+                       Value index = arith::IndexCastUIOp::create(
+                           b, l, b.getIndexType(),
+                           arith::ExtUIOp::create(b, l, b.getI32Type(),
+                                                  args[0]));
+                       linalg::YieldOp::create(
+                           b, l,
+                           tensor::ExtractOp::create(b, l, tableTensor, index)
+                               .getResult());
+                     })
+                     .getResult(0);
+        } else {
         part = linalg::GenericOp::create(
                    rewriter, loc, TypeRange{init.getType()}, ValueRange{input},
                    ValueRange{init},
@@ -1384,6 +1410,7 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
                          b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));
                    })
                    .getResult(0);
+        }
       }
       SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes,

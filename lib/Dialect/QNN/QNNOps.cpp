@@ -853,6 +853,11 @@ LogicalResult ConcatenateOp::verify() {
   auto inputs = getInputs();
   if (inputs.empty())
     return emitOpError("needs at least one input");
+  if (getRounding() != Rounding::tflite && getRounding() != Rounding::onnx)
+    return emitOpError() << "'rounding' must be tflite (TFLite's "
+                            "ConcatenationWithScaling) or onnx (ONNX's "
+                            "QLinearConcat), got "
+                         << stringifyRounding(getRounding());
   int64_t rank = resultType.getRank();
   int64_t axis = getAxis();
   if (axis < 0 || axis >= rank)

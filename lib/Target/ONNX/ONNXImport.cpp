@@ -231,6 +231,10 @@ private:
   LogicalResult importTranspose();
   LogicalResult importPad();
   LogicalResult importConcat();
+  LogicalResult importQLinearConcat();
+  FailureOr<Value> emitConcat(ArrayRef<Value> ints, ArrayRef<float> scales,
+                              ArrayRef<int32_t> zps, float outScale,
+                              int32_t outZp);
 
   /// Conv attributes and the shapes they imply.
   struct ConvGeometry {
@@ -1894,40 +1898,16 @@ LogicalResult Importer::importPad() {
 
 /// Concat of quantized tensors with the same parameters (integers, or
 /// DequantizeLinear outputs with one set of parameters): a copy.
-LogicalResult Importer::importConcat() {
-  if (node->input_size() < 1 || node->output_size() != 1) {
-    error() << "Concat needs inputs and one output";
-    return failure();
-  }
+/// qnn.concatenate of 8-bit tensors along ONNX's `axis` attribute, each
+/// input rescaled to the output's parameters with ONNX's rule (a copy where
+/// they are equal).
+FailureOr<Value> Importer::emitConcat(ArrayRef<Value> ints,
+                                      ArrayRef<float> scales,
+                                      ArrayRef<int32_t> zps, float outScale,
+                                      int32_t outZp) {
   FailureOr<int64_t> axisAttr = intAttr("axis", 1);
   if (failed(axisAttr))
     return failure();
-  std::optional<QParams> q;
-  SmallVector<Value> ints;
-  bool allLazy = true;
-  for (const std::string &name : node->input()) {
-    auto it = lazy.find(name);
-    if (it == lazy.end()) {
-      allLazy = false;
-      continue;
-    }
-    if (q && !(*q == it->second.q)) {
-      error() << "Concat of inputs with different quantization parameters "
-              << "(QLinearConcat's rescale) is not supported";
-      return failure();
-    }
-    q = it->second.q;
-  }
-  if (q && (!allLazy || !q->perTensor())) {
-    error() << "Concat mixes dequantized and other inputs";
-    return failure();
-  }
-  for (const std::string &name : node->input()) {
-    FailureOr<Value> v = getValue(q ? StringRef(lazy[name].input) : name);
-    if (failed(v))
-      return failure();
-    ints.push_back(*v);
-  }
   auto first = typeOf(ints[0]);
   int64_t rank = first.getRank();
   int64_t axis = *axisAttr < 0 ? *axisAttr + rank : *axisAttr;
@@ -1952,28 +1932,146 @@ LogicalResult Importer::importConcat() {
       }
     shape[axis] += t.getDimSize(axis);
   }
-  float scale = q ? q->scales[0] : 1.0f;
-  int32_t zp = q ? q->zeroPoints[0] : 0;
-  SmallVector<float> scales(ints.size(), scale);
-  SmallVector<int32_t> zps(ints.size(), zp);
-  Value out = ConcatenateOp::create(
-                  builder, loc,
-                  RankedTensorType::get(shape, first.getElementType()), ints,
-                  builder.getI64IntegerAttr(axis),
-                  builder.getDenseF32ArrayAttr(scales),
-                  builder.getDenseI32ArrayAttr(zps),
-                  builder.getF32FloatAttr(scale), builder.getI32IntegerAttr(zp))
-                  .getResult();
-  if (!q)
-    return setOutput(0, out);
-  std::string intName = node->output(0) + "#int";
-  values[intName] = out;
-  if (lazy.count(node->output(0)) || values.count(node->output(0))) {
-    error() << "output '" << node->output(0) << "' is defined twice";
+  return ConcatenateOp::create(
+             builder, loc, RankedTensorType::get(shape, first.getElementType()),
+             ints, builder.getI64IntegerAttr(axis),
+             builder.getDenseF32ArrayAttr(scales),
+             builder.getDenseI32ArrayAttr(zps), builder.getF32FloatAttr(outScale),
+             builder.getI32IntegerAttr(outZp),
+             RoundingAttr::get(context, Rounding::onnx))
+      .getResult();
+}
+
+/// Concat of integer tensors, of dequantized tensors with equal parameters
+/// (stays dequantized lazily), or DequantizeLinear xN -> Concat ->
+/// QuantizeLinear with any parameters (QLinearConcat's rescale).
+LogicalResult Importer::importConcat() {
+  if (node->input_size() < 1 || node->output_size() != 1) {
+    error() << "Concat needs inputs and one output";
     return failure();
   }
-  lazy[node->output(0)] = Lazy{intName, *q};
-  return success();
+  SmallVector<QParams> qs;
+  bool anyLazy = false, allLazy = true, equal = true;
+  for (const std::string &name : node->input()) {
+    auto it = lazy.find(name);
+    if (it == lazy.end()) {
+      allLazy = false;
+      continue;
+    }
+    anyLazy = true;
+    if (!it->second.q.perTensor()) {
+      error() << "Concat of per-axis quantized inputs is not supported";
+      return failure();
+    }
+    equal = equal && (qs.empty() || qs.front() == it->second.q);
+    qs.push_back(it->second.q);
+  }
+  if (anyLazy && !allLazy) {
+    error() << "Concat mixes dequantized and other inputs";
+    return failure();
+  }
+  SmallVector<Value> ints;
+  for (const std::string &name : node->input()) {
+    FailureOr<Value> v = getValue(anyLazy ? StringRef(lazy[name].input) : name);
+    if (failed(v))
+      return failure();
+    ints.push_back(*v);
+  }
+  SmallVector<float> scales;
+  SmallVector<int32_t> zps;
+  for (const QParams &q : qs) {
+    scales.push_back(q.scales[0]);
+    zps.push_back(q.zeroPoints[0]);
+  }
+  if (!anyLazy || equal) {
+    float scale = anyLazy ? qs[0].scales[0] : 1.0f;
+    int32_t zp = anyLazy ? qs[0].zeroPoints[0] : 0;
+    scales.assign(ints.size(), scale);
+    zps.assign(ints.size(), zp);
+    FailureOr<Value> out = emitConcat(ints, scales, zps, scale, zp);
+    if (failed(out))
+      return failure();
+    if (!anyLazy)
+      return setOutput(0, *out);
+    std::string intName = node->output(0) + "#int";
+    values[intName] = *out;
+    if (lazy.count(node->output(0)) || values.count(node->output(0))) {
+      error() << "output '" << node->output(0) << "' is defined twice";
+      return failure();
+    }
+    lazy[node->output(0)] = Lazy{intName, qs[0]};
+    return success();
+  }
+  // Different parameters: the float concatenation must be quantized again.
+  const onnx::NodeProto *activation = nullptr;
+  int actIndex = -1;
+  int next = findQuantizeConsumer(node->output(0), activation, actIndex);
+  if (next < 0 || activation) {
+    error() << "Concat of inputs with different quantization parameters "
+               "needs one QuantizeLinear consumer";
+    return failure();
+  }
+  FailureOr<QParams> yq = quantizeParams(graph->node(next));
+  if (failed(yq))
+    return failure();
+  if (!yq->perTensor() ||
+      elementType(yq->storage) != typeOf(ints[0]).getElementType()) {
+    error() << "Concat's QuantizeLinear must be per tensor with the inputs' "
+               "storage type";
+    return failure();
+  }
+  FailureOr<Value> out =
+      emitConcat(ints, scales, zps, yq->scales[0], yq->zeroPoints[0]);
+  if (failed(out))
+    return failure();
+  done.insert(next);
+  return bindNodeOutput(next, *out);
+}
+
+/// com.microsoft.QLinearConcat: Y_scale, Y_zero_point, then (X, X_scale,
+/// X_zero_point) per input; attribute axis.
+LogicalResult Importer::importQLinearConcat() {
+  if (node->input_size() < 5 || (node->input_size() - 2) % 3 != 0 ||
+      node->output_size() != 1) {
+    error() << "QLinearConcat needs Y_scale, Y_zero_point and triples (X, "
+               "X_scale, X_zero_point), and one output";
+    return failure();
+  }
+  SmallVector<Value> ints;
+  SmallVector<float> scales;
+  SmallVector<int32_t> zps;
+  for (int i = 2; i < node->input_size(); i += 3) {
+    FailureOr<Value> x = getValue(input(i));
+    if (failed(x))
+      return failure();
+    int32_t storage =
+        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+    FailureOr<QParams> q =
+        readQParams(input(i + 1), input(i + 2), storage, 1, "X");
+    if (failed(q))
+      return failure();
+    if (!q->perTensor()) {
+      error() << "QLinearConcat parameters must be per tensor";
+      return failure();
+    }
+    ints.push_back(*x);
+    scales.push_back(q->scales[0]);
+    zps.push_back(q->zeroPoints[0]);
+  }
+  int32_t storage =
+      typeOf(ints[0]).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+  FailureOr<QParams> yq = readQParams(input(0), input(1), storage, 1, "Y");
+  if (failed(yq))
+    return failure();
+  if (!yq->perTensor()) {
+    error() << "QLinearConcat parameters must be per tensor";
+    return failure();
+  }
+  FailureOr<Value> out =
+      emitConcat(ints, scales, zps, yq->scales[0], yq->zeroPoints[0]);
+  if (failed(out))
+    return failure();
+  return setOutput(0, *out);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1996,7 +2094,7 @@ const llvm::StringSet<> &supportedOps() {
 const llvm::StringSet<> &supportedContribOps() {
   static const llvm::StringSet<> ops = {
       "QLinearAdd", "QLinearMul", "QLinearGlobalAveragePool", "QLinearSigmoid",
-      "QLinearLeakyRelu"};
+      "QLinearLeakyRelu", "QLinearConcat"};
   return ops;
 }
 
@@ -2056,6 +2154,8 @@ LogicalResult Importer::importNode() {
   if (node->domain() == "com.microsoft") {
     if (op == "QLinearAdd" || op == "QLinearMul")
       return importQLinearBinary(op == "QLinearMul");
+    if (op == "QLinearConcat")
+      return importQLinearConcat();
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu")
       return importQLinearActivation();
     if (op == "QLinearGlobalAveragePool")

@@ -716,6 +716,54 @@ def qdq_activations_expected(x):
 
 
 # --------------------------------------------------------------------------
+# Concat of differently quantized branches (a conv output and the block
+# input): com.microsoft.QLinearConcat and DequantizeLinear x2 -> Concat ->
+# QuantizeLinear, each branch rescaled with ONNX's rule
+# --------------------------------------------------------------------------
+
+def qlinear_concat_model():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearConv", ["xq", "in_s", "in_zp", "w", "w_s", "w_zp",
+                                         "c_s", "c_zp", "b"], ["c"], name="pw"),
+        helper.make_node("QLinearConcat", ["out_s", "out_zp", "c", "c_s", "c_zp",
+                                           "xq", "in_s", "in_zp"], ["cat"],
+                         name="cat", domain="com.microsoft", axis=1),
+        helper.make_node("DequantizeLinear", ["cat", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, residual_inits(), [1, 8, 4, 4], [1, 16, 4, 4])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qdq_concat_model():
+    dq = lambda i, s_, z, o: helper.make_node("DequantizeLinear", [i, s_, z], [o])
+    q = lambda i, s_, z, o: helper.make_node("QuantizeLinear", [i, s_, z], [o])
+    nodes = [
+        q("x", "in_s", "in_zp", "xq"), dq("xq", "in_s", "in_zp", "xf"),
+        dq("w", "w_s", "w_zp", "wf"), dq("b", "b_s", "b_zp", "bf"),
+        helper.make_node("Conv", ["xf", "wf", "bf"], ["cf"], name="pw"),
+        q("cf", "c_s", "c_zp", "c"), dq("c", "c_s", "c_zp", "cd"),
+        helper.make_node("Concat", ["cd", "xf"], ["catf"], name="cat", axis=-3),
+        q("catf", "out_s", "out_zp", "cat"), dq("cat", "out_s", "out_zp", "y"),
+    ]
+    return make_model(nodes, residual_inits(), [1, 8, 4, 4], [1, 16, 4, 4])
+
+
+def concat_expected(x):
+    w, b = residual_params()
+    q = quantize_linear(x, R_IN_S, R_IN_ZP, np.uint8)
+    c = requantize(conv_acc(q, R_IN_ZP, w, 128, b, [1, 1], [0, 0, 0, 0], 1),
+                   R_IN_S, [R_W_S], R_C_S, R_C_ZP, np.uint8, 1)
+    ident = lambda v: v
+    y = np.concatenate(
+        [onnx_table_apply(c, ident, R_C_S, R_C_ZP, R_OUT_S, R_OUT_ZP, np.uint8),
+         onnx_table_apply(q, ident, R_IN_S, R_IN_ZP, R_OUT_S, R_OUT_ZP, np.uint8)],
+        axis=1)
+    return dequantize_linear(y, R_OUT_S, R_OUT_ZP)
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -800,6 +848,25 @@ def float_conv():
     return make_model(nodes, [w], [1, 1, 2, 2], [1, 2, 2, 2])
 
 
+def concat_no_quantize():
+    """Differently quantized inputs concatenated in float and left float."""
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["a"]),
+             helper.make_node("QuantizeLinear", ["x", "s2", "zp"], ["b"]),
+             helper.make_node("DequantizeLinear", ["a", "s", "zp"], ["af"]),
+             helper.make_node("DequantizeLinear", ["b", "s2", "zp"], ["bf"]),
+             helper.make_node("Concat", ["af", "bf"], ["y"], name="cat", axis=1)]
+    return make_model(nodes, [scalar("s", 0.5, F32), scalar("s2", 0.25, F32),
+                              scalar("zp", 0, np.uint8)], [1, 4], [1, 8])
+
+
+def sigmoid_float():
+    nodes = [helper.make_node("QuantizeLinear", ["x", "s", "zp"], ["a"]),
+             helper.make_node("DequantizeLinear", ["a", "s", "zp"], ["af"]),
+             helper.make_node("Sigmoid", ["af"], ["y"], name="sig")]
+    return make_model(nodes, [scalar("s", 0.5, F32), scalar("zp", 0, np.uint8)],
+                      [1, 4], [1, 4])
+
+
 CASES = {
     "qlinear_block": (qlinear_block, block_input, block_expected),
     "qdq_block": (qdq_block, block_input, lambda x: block_expected(x, relu6=True)),
@@ -817,6 +884,8 @@ CASES = {
     "qlinear_activations": (qlinear_activations, residual_input,
                             qlinear_activations_expected),
     "qdq_activations": (qdq_activations, residual_input, qdq_activations_expected),
+    "qlinear_concat": (qlinear_concat_model, residual_input, concat_expected),
+    "qdq_concat": (qdq_concat_model, residual_input, concat_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
@@ -826,6 +895,8 @@ CASES = {
     "zero_scale": (zero_scale, None, None),
     "short_initializer": (short_initializer, None, None),
     "float_conv": (float_conv, None, None),
+    "concat_no_quantize": (concat_no_quantize, None, None),
+    "sigmoid_float": (sigmoid_float, None, None),
 }
 
 
