@@ -431,6 +431,18 @@ static void registerQNNOps(Evaluator &e) {
     for (int64_t i = 0; i < r.numElements(); ++i) {
       int64_t lhs = in[0].ints[broadcastIndex(in[0], r.shape, i)];
       int64_t rhs = in[1].ints[broadcastIndex(in[1], r.shape, i)];
+      if (rule == math::RoundingRule::Upward ||
+          rule == math::RoundingRule::ToNearest) {
+        r.ints[i] = math::addQuantizedTVM(
+            lhs, rhs, op.getLhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getLhsZeroPoint()),
+            op.getRhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getRhsZeroPoint()),
+            op.getOutputScale().convertToFloat(),
+            static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax, rule,
+            subtract);
+        continue;
+      }
       r.ints[i] =
           rule == math::RoundingRule::ONNX
               ? math::addQuantizedONNX(
@@ -463,6 +475,9 @@ static void registerQNNOps(Evaluator &e) {
         auto op = cast<MulOp>(raw);
         Tensor r(resultType(op).getElementType(), resultType(op).getShape());
         auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::RoundingRule rule = toRoundingRule(op.getRounding());
+        bool tvm = rule == math::RoundingRule::Upward ||
+                   rule == math::RoundingRule::ToNearest;
         math::QuantizedMultiplier m =
             math::computeMulMultiplier(op.getLhsScale().convertToFloat(),
                                        op.getRhsScale().convertToFloat(),
@@ -474,6 +489,13 @@ static void registerQNNOps(Evaluator &e) {
         for (int64_t i = 0; i < r.numElements(); ++i) {
           int64_t lhs = in[0].ints[broadcastIndex(in[0], r.shape, i)];
           int64_t rhs = in[1].ints[broadcastIndex(in[1], r.shape, i)];
+          if (tvm) {
+            r.ints[i] = math::mulQuantizedTVM(
+                lhs, rhs, op.getLhsScale().convertToFloat(), lhsZp,
+                op.getRhsScale().convertToFloat(), rhsZp,
+                op.getOutputScale().convertToFloat(), outZp, qmin, qmax, rule);
+            continue;
+          }
           r.ints[i] =
               onnx ? math::mulQuantizedONNX(
                          lhs, rhs, op.getLhsScale().convertToFloat(), lhsZp,

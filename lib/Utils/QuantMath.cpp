@@ -154,6 +154,46 @@ int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
   return std::clamp(static_cast<int64_t>(r) + outZp, qmin, qmax);
 }
 
+QuantizedMultiplier tvmOperandMultiplier(float scale, float outScale) {
+  return quantizeMultiplier(static_cast<double>(scale) /
+                            static_cast<double>(outScale));
+}
+
+QuantizedMultiplier tvmMulMultiplier(float lhsScale, float rhsScale,
+                                     float outScale) {
+  float product = lhsScale * rhsScale; // TVM multiplies the scales in float32
+  return quantizeMultiplier(static_cast<double>(product) /
+                            static_cast<double>(outScale));
+}
+
+int64_t addQuantizedTVM(int64_t lhs, int64_t rhs, float lhsScale,
+                        int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                        float outScale, int32_t outZp, int64_t qmin,
+                        int64_t qmax, RoundingRule rule, bool subtract) {
+  auto operand = [&](int64_t x, float scale, int32_t zp) -> int64_t {
+    if (scale == outScale && zp == outZp)
+      return x;
+    return static_cast<int64_t>(
+               rescale(x - zp, tvmOperandMultiplier(scale, outScale), rule)) +
+           outZp;
+  };
+  int64_t a = operand(lhs, lhsScale, lhsZp), b = operand(rhs, rhsScale, rhsZp);
+  int64_t c = subtract ? a - b + outZp : a + b - outZp;
+  return std::clamp(c, qmin, qmax);
+}
+
+int64_t mulQuantizedTVM(int64_t lhs, int64_t rhs, float lhsScale,
+                        int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                        float outScale, int32_t outZp, int64_t qmin,
+                        int64_t qmax, RoundingRule rule) {
+  int64_t product = (lhs - lhsZp) * (rhs - rhsZp);
+  int64_t y = static_cast<int64_t>(rescale(
+                  product, tvmMulMultiplier(lhsScale, rhsScale, outScale),
+                  rule)) +
+              outZp;
+  return std::clamp(y, qmin, qmax);
+}
+
 int64_t mulQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
                          int32_t lhsZp, float rhsScale, int32_t rhsZp,
                          float outScale, int32_t outZp, int64_t qmin,

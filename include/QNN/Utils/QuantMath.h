@@ -168,6 +168,26 @@ int64_t mulQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
                          int32_t lhsZp, float rhsScale, int32_t rhsZp,
                          float outScale, int32_t outZp, int64_t qmin,
                          int64_t qmax);
+/// TVM's qnn.add / qnn.subtract (`rule` Upward or ToNearest): each operand
+/// whose scale or zero point differs from the output's is requantized to
+/// them in i32 (multiplier of double(scale) / double(output_scale), TVM's
+/// single-rounding fixed point), then `a + b - output_zp` (`a - b +
+/// output_zp` for subtract), saturated.
+int64_t addQuantizedTVM(int64_t lhs, int64_t rhs, float lhsScale,
+                        int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                        float outScale, int32_t outZp, int64_t qmin,
+                        int64_t qmax, RoundingRule rule, bool subtract);
+/// TVM's qnn.mul: `(lhs - lhsZp) * (rhs - rhsZp)` in i32, requantized from
+/// the float32 scale `lhsScale * rhsScale` (zero point 0) to the output's
+/// (TVM's fixed point, `rule`), saturated.
+int64_t mulQuantizedTVM(int64_t lhs, int64_t rhs, float lhsScale,
+                        int32_t lhsZp, float rhsScale, int32_t rhsZp,
+                        float outScale, int32_t outZp, int64_t qmin,
+                        int64_t qmax, RoundingRule rule);
+/// The multiplier of one TVM add/subtract operand, and of TVM's mul.
+QuantizedMultiplier tvmOperandMultiplier(float scale, float outScale);
+QuantizedMultiplier tvmMulMultiplier(float lhsScale, float rhsScale,
+                                     float outScale);
 int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
                          int32_t lhsZp, float rhsScale, int32_t rhsZp,
                          float outScale, int32_t outZp, int64_t qmin,

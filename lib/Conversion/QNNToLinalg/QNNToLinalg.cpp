@@ -1113,7 +1113,54 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
       Value out;
       constexpr bool subtract = std::is_same_v<BinaryOp, SubtractOp>;
-      if (op.getRounding() == Rounding::onnx) {
+      if (op.getRounding() == Rounding::upward ||
+          op.getRounding() == Rounding::tonearest) {
+        // TVM's sequences (qmath::addQuantizedTVM, mulQuantizedTVM): single
+        // rounding fixed point on the exact product.
+        bool toNearest = op.getRounding() == Rounding::tonearest;
+        auto rescale = [&](Value x64, qmath::QuantizedMultiplier m) {
+          Value r = emitSingleRoundingRescale(
+              b, l, x64, intConst(b, l, i64, m.multiplier),
+              intConst(b, l, i64, m.shift > 0 ? m.shift : 0),
+              intConst(b, l, i64, m.shift > 0 ? 0 : -m.shift), toNearest);
+          return arith::ExtSIOp::create(b, l, i64, r).getResult();
+        };
+        Value lhs64 = arith::ExtSIOp::create(b, l, i64, lhs);
+        Value rhs64 = arith::ExtSIOp::create(b, l, i64, rhs);
+        if constexpr (std::is_same_v<BinaryOp, MulOp>) {
+          Value product = arith::MulIOp::create(
+              b, l, arith::SubIOp::create(b, l, lhs64, intConst(b, l, i64, lhsZp)),
+              arith::SubIOp::create(b, l, rhs64, intConst(b, l, i64, rhsZp)));
+          out = arith::AddIOp::create(
+              b, l,
+              rescale(product,
+                      qmath::tvmMulMultiplier(lhsScale, rhsScale, outScale)),
+              intConst(b, l, i64, outZp));
+        } else {
+          auto operand = [&](Value x64, float scale, int32_t zp) -> Value {
+            if (scale == outScale && zp == outZp)
+              return x64;
+            Value centered =
+                arith::SubIOp::create(b, l, x64, intConst(b, l, i64, zp));
+            return arith::AddIOp::create(
+                b, l,
+                rescale(centered,
+                        qmath::tvmOperandMultiplier(scale, outScale)),
+                intConst(b, l, i64, outZp));
+          };
+          Value a = operand(lhs64, lhsScale, lhsZp);
+          Value c = operand(rhs64, rhsScale, rhsZp);
+          out = subtract
+                    ? arith::AddIOp::create(
+                          b, l, arith::SubIOp::create(b, l, a, c),
+                          intConst(b, l, i64, outZp))
+                          .getResult()
+                    : arith::SubIOp::create(
+                          b, l, arith::AddIOp::create(b, l, a, c),
+                          intConst(b, l, i64, outZp))
+                          .getResult();
+        }
+      } else if (op.getRounding() == Rounding::onnx) {
         // ONNX's QLinearAdd (qmath::addQuantizedONNX) in float32.
         Type f32 = b.getF32Type();
         auto f32Const = [&](float v) {

@@ -585,10 +585,27 @@ template <typename BinaryOp> static LogicalResult verifyBinary(BinaryOp op) {
   return success();
 }
 
-/// ADD and SUB: TFLite's sequence.
+static bool isTVMRounding(Rounding rounding) {
+  return rounding == Rounding::upward || rounding == Rounding::tonearest;
+}
+
+/// ADD and SUB: TFLite's sequence, ONNX's, or TVM's (each operand
+/// requantized to the output's parameters with the rule, then added).
 template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
-  if (failed(verifyBinary(op)) ||
-      failed(verifyAddRounding(op, op.getRounding())))
+  if (failed(verifyBinary(op)))
+    return failure();
+  if (isTVMRounding(op.getRounding())) {
+    float out = op.getOutputScale().convertToFloat();
+    for (auto [name, scale] :
+         {std::pair{"lhs_scale / output_scale", op.getLhsScale()},
+          std::pair{"rhs_scale / output_scale", op.getRhsScale()}})
+      if (failed(verifyMultiplier(op, name,
+                                  static_cast<double>(scale.convertToFloat()) /
+                                      static_cast<double>(out))))
+        return failure();
+    return success();
+  }
+  if (failed(verifyAddRounding(op, op.getRounding())))
     return failure();
   return verifyAddOutputMultiplier(op, op.getLhsScale().convertToDouble(),
                                    op.getRhsScale().convertToDouble(),
@@ -599,8 +616,18 @@ LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }
 
 LogicalResult AddOp::verify() { return verifyAddLike(*this); }
 LogicalResult MulOp::verify() {
-  if (failed(verifyBinary(*this)) ||
-      failed(verifyAddRounding(*this, getRounding())))
+  if (failed(verifyBinary(*this)))
+    return failure();
+  if (isTVMRounding(getRounding())) {
+    // TVM multiplies the two scales in float32 first.
+    float product =
+        getLhsScale().convertToFloat() * getRhsScale().convertToFloat();
+    return verifyMultiplier(*this, "float32(lhs_scale * rhs_scale) / "
+                                   "output_scale",
+                            static_cast<double>(product) /
+                                getOutputScale().convertToDouble());
+  }
+  if (failed(verifyAddRounding(*this, getRounding())))
     return failure();
   // ONNX's float32 sequence has no fixed-point multiplier to represent.
   if (getRounding() == Rounding::onnx)

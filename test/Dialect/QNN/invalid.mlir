@@ -692,20 +692,20 @@ func.func @leaky_relu_huge_multiplier(%a: tensor<4xi8>) -> tensor<4xi8> {
 
 // -----
 
-// TVM's rules belong to TVM's add sequence, which qnn.add does not compute.
-func.func @add_tvm_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qnn.add' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX's float32 sequence), got upward}}
-  %0 = qnn.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+// TVM's add sequence requantizes each operand: its multiplier needs a
+// fixed-point form.
+func.func @add_tvm_huge_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.add' op rescale multiplier rhs_scale / output_scale = 1.000000e+30 has no fixed-point form}}
+  %0 = qnn.add %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 1.0e30 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
 
 // -----
 
-// qnn.mul computes TFLite's sequence or ONNX's float32 one (QLinearMul);
-// TVM's per-operand rules belong to another sequence.
-func.func @mul_upward_rounding(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qnn.mul' op 'rounding' must be tflite or tflite_single (TFLite's sequence) or onnx (ONNX's float32 sequence), got upward}}
-  %0 = qnn.mul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+// TVM's mul requantizes from the float32 product of the scales.
+func.func @mul_tvm_huge_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.mul' op rescale multiplier float32(lhs_scale * rhs_scale) / output_scale = INF has no fixed-point form}}
+  %0 = qnn.mul %a, %b {lhs_scale = 1.0e30 : f32, lhs_zero_point = 0 : i32, rhs_scale = 1.0e30 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tonearest>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
 

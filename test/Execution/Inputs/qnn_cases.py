@@ -426,7 +426,20 @@ def case_pool(kind, t, layout, k=(3, 2), st=(2, 2), pads=(1, 0, 1, 1), W=6):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], osh, t, res)
 
 
-def case_binary(kind, t, rule="tflite"):
+def tvm_fixed_point(x, real, rule):
+    """TVM's FixedPointMultiply (relay/qnn/utils.cc): the Q31 multiplier and
+    shift of `real`, the exact product in 64 bits, one rounding: UPWARD adds
+    2^(n-1), TONEAREST 2^(n-1) - 1 for a negative product, then >> n."""
+    m, sh = quantize_multiplier(real)
+    left, n = (sh, 31) if sh > 0 else (0, 31 - sh)
+    prod = (x << left) * m
+    rnd = 1 << (n - 1)
+    if rule == "tonearest" and prod < 0:
+        rnd -= 1
+    return (prod + rnd) >> n
+
+
+def case_binary(kind, t, rule="tflite", scales=None):
     rng = Rng(13)
     mul = mbqm_single if rule == "tflite_single" else mbqm
     lo, hi = storage(t)
@@ -434,12 +447,28 @@ def case_binary(kind, t, rule="tflite"):
     a = rng.ints(24, lo, hi)
     b = rng.ints(3, lo, hi)
     ls, lz, rs, rz, os_, oz = f32(0.05), lo + 100, f32(0.02), lo + 120, f32(0.07), lo + 128
+    if scales:
+        ls, rs, os_ = (f32(v) for v in scales)
     res = []
     for i in range(2):
         for j in range(3):
             for k in range(4):
                 x, y = a[(i * 3 + j) * 4 + k], b[j]
-                if rule == "onnx":
+                if rule in ("upward", "tonearest") and kind == "mul":
+                    # TVM's qnn.mul: the i32 product requantized from the
+                    # float32 scale ls * rs (zero point 0).
+                    v = tvm_fixed_point((x - lz) * (y - rz), f32(ls * rs) / os_,
+                                        rule) + oz
+                elif rule in ("upward", "tonearest"):
+                    # TVM's qnn.add/subtract: each operand requantized to the
+                    # output parameters, then Q_a' +- Q_b' -+ zp_c.
+                    def req(q, sc, zp):
+                        if sc == os_ and zp == oz:
+                            return q
+                        return tvm_fixed_point(q - zp, sc / os_, rule) + oz
+                    qa, qb = req(x, ls, lz), req(y, rs, rz)
+                    v = qa - qb + oz if kind == "subtract" else qa + qb - oz
+                elif rule == "onnx":
                     # ONNX's QLinearAdd in float32: dequantize both,
                     # add/subtract, divide by the output scale, round
                     # half to even (Python's round).
@@ -691,6 +720,15 @@ CASES = {
         "max", "ui8", "NCHW", k=(1 << 30, 2), pads=(536870911, 1, 536870912, 1),
         st=(3, 1)),
     "add_u8": lambda: case_binary("add", "ui8"),
+    # TVM's sequences; scales 0.5 and 0.25 over 1 make ties common, where
+    # UPWARD and TONEAREST differ on negative values.
+    "add_i8_upward": lambda: case_binary("add", "i8", "upward", (0.5, 0.25, 1.0)),
+    "add_i8_tonearest": lambda: case_binary("add", "i8", "tonearest", (0.5, 0.25, 1.0)),
+    "subtract_u8_upward": lambda: case_binary("subtract", "ui8", "upward", (0.5, 0.25, 1.0)),
+    "subtract_i8_tonearest": lambda: case_binary("subtract", "i8", "tonearest"),
+    "mul_i8_upward": lambda: case_binary("mul", "i8", "upward", (0.5, 0.25, 4.0)),
+    "mul_u8_tonearest": lambda: case_binary("mul", "ui8", "tonearest", (0.5, 0.25, 4.0)),
+    "mul_i8_tonearest": lambda: case_binary("mul", "i8", "tonearest"),
     "add_i8": lambda: case_binary("add", "i8"),
     "mul_u8": lambda: case_binary("mul", "ui8"),
     "mul_i8": lambda: case_binary("mul", "i8"),

@@ -584,6 +584,11 @@ struct FuseAddPattern : OpRewritePattern<qnn::AddOp> {
       : OpRewritePattern(ctx), remark(remark) {}
   LogicalResult matchAndRewrite(qnn::AddOp add,
                                 PatternRewriter &rewriter) const override {
+    if (add.getRounding() == qnn::Rounding::upward ||
+        add.getRounding() == qnn::Rounding::tonearest)
+      return remark(rewriter, add,
+                    "not fused into npu.add: TVM's add sequence (rounding "
+                    "upward/tonearest) has no npu form");
     auto type = add.getOutput().getType();
     SmallVector<Value> operands;
     for (Value operand : {add.getLhs(), add.getRhs()}) {
