@@ -709,6 +709,7 @@ static void registerQNNOps(Evaluator &e) {
   e.registerOp("qnn.hardswish", evalTable);
   e.registerOp("qnn.sigmoid", evalTable);
   e.registerOp("qnn.tanh", evalTable);
+  e.registerOp("qnn.elu", evalTable);
 }
 
 //===----------------------------------------------------------------------===//

@@ -280,6 +280,8 @@ std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
       [](float x) { return x; }, /*onnx=*/true);
 }
 
+float elu(float x) { return x < 0.0f ? std::exp(x) - 1.0f : x; }
+
 float hardSwishONNX(float x) {
   const float alpha = 1.0f / 6.0f;
   return x * std::max(0.0f, std::min(1.0f, x * alpha + 0.5f));

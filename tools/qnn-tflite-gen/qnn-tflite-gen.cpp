@@ -409,6 +409,16 @@ Model tableActivations() {
   return w.finish({in}, {l});
 }
 
+Model elu() {
+  // Every int8 value through ELU (input 1x256: feed 0..255): TFLite's int8
+  // table of x < 0 ? exp(x) - 1 : x.
+  ModelWriter w;
+  int in = w.activation("input", {1, 256}, I8, perTensor(0.03f, 10));
+  int e = w.activation("elu", {1, 256}, I8, perTensor(0.025f, 30));
+  w.op(BuiltinOperator::ELU, {in}, {e});
+  return w.finish({in}, {e});
+}
+
 Model leakyRelu() {
   // Every int8 value through LEAKY_RELU with multipliers whose single and
   // double roundings differ on near-ties (input 1x256: feed 0..255).
@@ -1127,6 +1137,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"relu", relus},
       {"activations", tableActivations},
       {"leaky_relu", leakyRelu},
+      {"elu", elu},
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},

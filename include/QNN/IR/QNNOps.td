@@ -500,6 +500,15 @@ def QNN_SigmoidOp : QNN_TableActivationOp<"sigmoid"> {
   }];
 }
 
+def QNN_EluOp : QNN_TableActivationOp<"elu"> {
+  let summary = "quantized ELU, a 256-entry lookup table";
+  let description = [{
+    `f(x) = x < 0 ? exp(x) - 1 : x` (float32, TFLite's `EluPrepare` for int8;
+    ONNX's `Elu` with alpha 1) through the 8-bit lookup table built as for
+    `qnn.hardswish`.
+  }];
+}
+
 def QNN_TanhOp : QNN_TableActivationOp<"tanh"> {
   let summary = "quantized tanh, a 256-entry lookup table";
   let description = [{

@@ -130,6 +130,9 @@ std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
                                                int32_t inputZeroPoint,
                                                float outputScale,
                                                int32_t outputZeroPoint);
+/// ELU with alpha 1 in float32, as TFLite's int8 table: x < 0 ? exp(x) - 1
+/// : x.
+float elu(float x);
 /// ONNX's HardSwish in float32: x * max(0, min(1, x * (1/6) + 0.5)).
 float hardSwishONNX(float x);
 

@@ -1937,6 +1937,7 @@ struct ConvertQNNToLinalgPass
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,
+                 TableActivationLowering<EluOp>,
                  TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,

@@ -988,6 +988,9 @@ qnn::buildActivationTable(Operation *op) {
   } else if (auto s = dyn_cast<SigmoidOp>(op)) {
     rounding = s.getRounding();
     function = math::sigmoid;
+  } else if (auto e = dyn_cast<EluOp>(op)) {
+    rounding = e.getRounding();
+    function = math::elu;
   } else if (auto t = dyn_cast<TanhOp>(op)) {
     rounding = t.getRounding();
     function = [](float x) { return std::tanh(x); };
@@ -1042,6 +1045,11 @@ LogicalResult HardSwishOp::verify() {
   return verifyTableRounding(*this, getRounding());
 }
 LogicalResult SigmoidOp::verify() {
+  if (failed(verifyActivation(*this)))
+    return failure();
+  return verifyTableRounding(*this, getRounding());
+}
+LogicalResult EluOp::verify() {
   if (failed(verifyActivation(*this)))
     return failure();
   return verifyTableRounding(*this, getRounding());

@@ -2187,6 +2187,10 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
     result = HardSwishOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
                  .getResult();
     break;
+  case tfl::BuiltinOperator::ELU:
+    result = EluOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
+                 .getResult();
+    break;
   default: {
     float alpha = 0.0f;
     if (const auto *opts = currentOp->builtin_options_as_LeakyReluOptions())
@@ -2304,6 +2308,7 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::TANH:
   case B::HARD_SWISH:
   case B::LEAKY_RELU:
+  case B::ELU:
     return [](Importer &i, B b) { return i.importTableActivation(b); };
   case B::TRANSPOSE:
     return [](Importer &i, B) { return i.importTranspose(); };

@@ -894,7 +894,7 @@ struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
                  FuseAddPattern>(ctx, remark);
     patterns.add<FuseTablePattern<qnn::HardSwishOp>,
                  FuseTablePattern<qnn::SigmoidOp>,
-                 FuseTablePattern<qnn::TanhOp>,
+                 FuseTablePattern<qnn::TanhOp>, FuseTablePattern<qnn::EluOp>,
                  FuseTablePattern<qnn::LeakyReluOp>>(ctx, remark);
     patterns.add<FuseAvgPoolPattern, FuseClampPattern,
                  FusePoolPattern<qnn::MaxPool2DOp, MaxPool2DOp>,
