@@ -1495,7 +1495,8 @@ LogicalResult Importer::importQDQBinary(bool mul) {
   return bindNodeOutput(next, *c);
 }
 
-/// Sigmoid, HardSwish and LeakyRelu (with this node's `alpha`) as qnn
+/// Sigmoid, HardSwish, Elu (alpha 1) and LeakyRelu (with this node's
+/// `alpha`) as qnn
 /// table activations with ONNX Runtime's table (rounding = onnx).
 FailureOr<Value> Importer::emitActivation(StringRef kind, Value x,
                                           const QParams &xq,
@@ -1517,6 +1518,19 @@ FailureOr<Value> Importer::emitActivation(StringRef kind, Value x,
                              i32(xq.zeroPoints[0]), f32(yq.scales[0]),
                              i32(yq.zeroPoints[0]), rounding)
         .getResult();
+  if (kind == "Elu") {
+    FailureOr<float> alpha = floatAttr("alpha", 1.0f);
+    if (failed(alpha))
+      return failure();
+    if (*alpha != 1.0f) {
+      error() << "Elu with alpha " << *alpha << " (only alpha 1 is supported)";
+      return failure();
+    }
+    return EluOp::create(builder, loc, type, x, f32(xq.scales[0]),
+                         i32(xq.zeroPoints[0]), f32(yq.scales[0]),
+                         i32(yq.zeroPoints[0]), rounding)
+        .getResult();
+  }
   if (kind == "HardSwish")
     return HardSwishOp::create(builder, loc, type, x, f32(xq.scales[0]),
                                i32(xq.zeroPoints[0]), f32(yq.scales[0]),
@@ -1552,7 +1566,8 @@ LogicalResult Importer::importQLinearActivation() {
   return setOutput(0, *y);
 }
 
-/// DequantizeLinear -> Sigmoid | HardSwish | LeakyRelu -> QuantizeLinear.
+/// DequantizeLinear -> Sigmoid | HardSwish | LeakyRelu | Elu ->
+/// QuantizeLinear.
 LogicalResult Importer::importQDQActivation() {
   if (failed(checkArity(1, 1, 1)))
     return failure();
@@ -2086,7 +2101,8 @@ const llvm::StringSet<> &supportedOps() {
       "Gemm",           "Relu",             "Clip",        "MaxPool",
       "Reshape",        "Flatten",          "Transpose",   "Constant",
       "Add",            "Mul",              "Pad",         "Concat",
-      "GlobalAveragePool", "Sigmoid",          "HardSwish",   "LeakyRelu"};
+      "GlobalAveragePool", "Sigmoid",          "HardSwish",   "LeakyRelu",
+      "Elu"};
   return ops;
 }
 
@@ -2165,7 +2181,8 @@ LogicalResult Importer::importNode() {
     return importQuantize();
   if (op == "Add" || op == "Mul")
     return importQDQBinary(op == "Mul");
-  if (op == "Sigmoid" || op == "HardSwish" || op == "LeakyRelu")
+  if (op == "Sigmoid" || op == "HardSwish" || op == "LeakyRelu" ||
+      op == "Elu")
     return importQDQActivation();
   if (op == "GlobalAveragePool")
     return importGlobalAveragePool(/*qlinear=*/false);

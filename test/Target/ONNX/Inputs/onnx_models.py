@@ -703,7 +703,9 @@ def qdq_activations():
         helper.make_node("HardSwish", ["xf"], ["hf"], name="hswish"),
         q("hf", "h_s", "h_zp", "h"), dq("h", "h_s", "h_zp", "hd"),
         helper.make_node("LeakyRelu", ["hd"], ["lf"], name="leaky", alpha=0.3),
-        q("lf", "l_s", "l_zp", "l"), dq("l", "l_s", "l_zp", "y"),
+        q("lf", "l_s", "l_zp", "l"), dq("l", "l_s", "l_zp", "ld"),
+        helper.make_node("Elu", ["ld"], ["ef"], name="elu"),
+        q("ef", "h_s", "h_zp", "e"), dq("e", "h_s", "h_zp", "y"),
     ]
     return make_model(nodes, act_inits(), [1, 8, 4, 4], [1, 8, 4, 4], opset=14)
 
@@ -712,7 +714,9 @@ def qdq_activations_expected(x):
     q = quantize_linear(x, R_IN_S, R_IN_ZP, np.uint8)
     h = onnx_table_apply(q, hardswish32, R_IN_S, R_IN_ZP, A_H_S, A_H_ZP, np.uint8)
     l = onnx_table_apply(h, leaky(0.3), A_H_S, A_H_ZP, A_L_S, A_L_ZP, np.uint8)
-    return dequantize_linear(l, A_L_S, A_L_ZP)
+    elu = lambda x: np.where(x < 0, (np.exp(x).astype(F32) - F32(1)).astype(F32), x).astype(F32)
+    e = onnx_table_apply(l, elu, A_L_S, A_L_ZP, A_H_S, A_H_ZP, np.uint8)
+    return dequantize_linear(e, A_H_S, A_H_ZP)
 
 
 # --------------------------------------------------------------------------
