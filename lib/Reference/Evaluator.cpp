@@ -556,6 +556,48 @@ static void registerQNNOps(Evaluator &e) {
         return success();
       });
   e.registerOp(
+      "qnn.rescale_avg_pool2d",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        // ONNX Runtime's QLinearAveragePool: a float32 sum of dequantized
+        // values over the window clipped to the input, in row order.
+        auto op = cast<RescaleAvgPool2DOp>(raw);
+        const Tensor &input = in[0];
+        Activation4D x(input, op.getDataLayout());
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        Activation4D o(r, op.getDataLayout());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        ArrayRef<int64_t> k = op.getKernel(), s = op.getStrides(),
+                          p = op.getPadding();
+        float inScale = op.getInputScale().convertToFloat();
+        auto inZp = static_cast<int32_t>(op.getInputZeroPoint());
+        float outScale = op.getOutputScale().convertToFloat();
+        auto outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+        for (int64_t n = 0; n < o.n(); ++n)
+          for (int64_t oh = 0; oh < o.h(); ++oh)
+            for (int64_t ow = 0; ow < o.w(); ++ow)
+              for (int64_t c = 0; c < o.c(); ++c) {
+                int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
+                int64_t hs = std::max<int64_t>(h0, 0),
+                        he = std::min<int64_t>(h0 + k[0], x.h());
+                int64_t ws = std::max<int64_t>(w0, 0),
+                        we = std::min<int64_t>(w0 + k[1], x.w());
+                float sum = 0.0f;
+                for (int64_t ih = hs; ih < he; ++ih)
+                  for (int64_t iw = ws; iw < we; ++iw)
+                    sum += inScale * static_cast<float>(
+                                         input.ints[x.offset(n, ih, iw, c)] -
+                                         inZp);
+                int64_t count = op.getCountIncludePad()
+                                    ? k[0] * k[1]
+                                    : (he - hs) * (we - ws);
+                r.ints[o.offset(n, oh, ow, c)] = math::onnxAvgPoolOutput(
+                    sum, count, outScale, outZp, qmin, qmax);
+              }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.global_avg_pool",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

@@ -280,6 +280,16 @@ std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
       [](float x) { return x; }, /*onnx=*/true);
 }
 
+int64_t onnxAvgPoolOutput(float sum, int64_t count, float outScale,
+                          int32_t outZp, int64_t qmin, int64_t qmax) {
+  float avg = sum / static_cast<float>(count);
+  float v = std::nearbyint(avg / outScale + static_cast<float>(outZp));
+  // Clamp in float before converting (an infinite quotient is possible with
+  // a denormal output scale).
+  v = std::clamp(v, -1099511627776.0f, 1099511627776.0f); // 2^40
+  return std::clamp(static_cast<int64_t>(v), qmin, qmax);
+}
+
 float elu(float x) { return x < 0.0f ? std::exp(x) - 1.0f : x; }
 
 float hardSwishONNX(float x) {

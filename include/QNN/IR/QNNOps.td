@@ -390,6 +390,34 @@ def QNN_ResizeBilinearOp : QNN_Op<"resize_bilinear", [Pure]> {
   }];
 }
 
+def QNN_RescaleAvgPool2DOp : QNN_Op<"rescale_avg_pool2d", [Pure]> {
+  let summary = "average pooling from the input's quantization to the output's";
+  let description = [{
+    Average pooling whose input and output are quantized differently. With
+    `rounding = onnx` (the only rule so far) it is ONNX Runtime's
+    QLinearAveragePool (and the QDQ AveragePool it stands for), computed in
+    float32: every stored value is dequantized, `input_scale * float(q -
+    input_zero_point)`; each window, clipped to the input, is summed in
+    order (rows, then columns, starting from 0.0); the sum is divided by
+    the count (the whole kernel with `count_include_pad`, else the clipped
+    window's size), then `y = nearbyint(avg / output_scale +
+    output_zero_point)` (halves to even), saturated. Kernel, strides and
+    padding `[t, l, b, r]` are as `qnn.avg_pool2d`'s; every window overlaps
+    the input.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       QNN_DataLayoutAttr:$data_layout,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       BoolAttr:$count_include_pad,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::onnx">:$rounding);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
 def QNN_GlobalAvgPoolOp : QNN_Op<"global_avg_pool", [Pure]> {
   let summary = "mean over H and W with a rescale to the output parameters";
   let description = [{

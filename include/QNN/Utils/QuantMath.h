@@ -130,6 +130,11 @@ std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
                                                int32_t inputZeroPoint,
                                                float outputScale,
                                                int32_t outputZeroPoint);
+/// The last step of ONNX Runtime's QLinearAveragePool: the float32 window
+/// sum divided by `count`, then nearbyint(avg / outScale + outZp) (halves to
+/// even), saturated.
+int64_t onnxAvgPoolOutput(float sum, int64_t count, float outScale,
+                          int32_t outZp, int64_t qmin, int64_t qmax);
 /// ELU with alpha 1 in float32, as TFLite's int8 table: x < 0 ? exp(x) - 1
 /// : x.
 float elu(float x);

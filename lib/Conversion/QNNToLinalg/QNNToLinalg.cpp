@@ -254,7 +254,14 @@ static Value padSpatial(OpBuilder &b, Location loc, Value input,
     lowOfr.push_back(b.getIndexAttr(low[i]));
     highOfr.push_back(b.getIndexAttr(high[i]));
   }
-  Value padValue = intConst(b, loc, type.getElementType(), value);
+  Value padValue =
+      isa<FloatType>(type.getElementType())
+          ? arith::ConstantOp::create(
+                b, loc,
+                b.getFloatAttr(type.getElementType(),
+                               static_cast<double>(value)))
+                .getResult()
+          : intConst(b, loc, type.getElementType(), value);
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), input,
       lowOfr, highOfr, padValue);
@@ -1051,6 +1058,148 @@ template <typename PoolOp> struct PoolLowering : OpConversionPattern<PoolOp> {
     }
     (void)qmax;
     rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
+/// qnn.rescale_avg_pool2d (ONNX Runtime's QLinearAveragePool): dequantize
+/// to float32, pad with 0.0 (which leaves every partial sum unchanged, so
+/// the sum over the padded window equals ONNX Runtime's over the clipped
+/// one, in the same row order), a float32 reduction over the window (lowered
+/// to loops in iteration order, never reassociated), then the division and
+/// the quantize of qmath::onnxAvgPoolOutput.
+struct RescaleAvgPoolLowering : OpConversionPattern<RescaleAvgPool2DOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(RescaleAvgPool2DOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape() || !resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    MLIRContext *ctx = rewriter.getContext();
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    Type f32 = rewriter.getF32Type();
+    ActivationDims ad = getActivationDims(op.getDataLayout());
+    ArrayRef<int64_t> strides = op.getStrides();
+    int64_t ih = inputType.getDimSize(ad.h), iw = inputType.getDimSize(ad.w);
+    int64_t oh = resultType.getDimSize(ad.h), ow = resultType.getDimSize(ad.w);
+    PoolWindow1D wh = trimPoolWindow(ih, oh, op.getKernel()[0], strides[0],
+                                     op.getPadding()[0], op.getPadding()[2]);
+    PoolWindow1D ww = trimPoolWindow(iw, ow, op.getKernel()[1], strides[1],
+                                     op.getPadding()[1], op.getPadding()[3]);
+    SmallVector<int64_t> padding = {wh.padBefore, ww.padBefore, wh.padAfter,
+                                    ww.padAfter};
+    float inScale = op.getInputScale().convertToFloat();
+    int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+    float outScale = op.getOutputScale().convertToFloat();
+    int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    auto f32Const = [](OpBuilder &b, Location l, float v) -> Value {
+      return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v));
+    };
+    // Dequantize: input_scale * float(q - input_zp).
+    Value deqInit =
+        tensor::EmptyOp::create(rewriter, loc, inputType.getShape(), f32);
+    Value deq =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{deqInit.getType()},
+            ValueRange{adaptor.getInput()}, ValueRange{deqInit},
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
+                                rewriter.getMultiDimIdentityMap(4)},
+            iterators(4, 0),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type i32 = b.getI32Type();
+              Value centered = arith::SubIOp::create(
+                  b, l, extendTo(b, l, args[0], i32, isUnsigned),
+                  intConst(b, l, i32, inZp));
+              Value v = arith::MulFOp::create(
+                  b, l, f32Const(b, l, inScale),
+                  arith::SIToFPOp::create(b, l, f32, centered));
+              linalg::YieldOp::create(b, l, v);
+            })
+            .getResult(0);
+    Value padded = padSpatial(rewriter, loc, deq, ad, padding, 0);
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    SmallVector<AffineExpr> inExprs(4), outExprs(4);
+    inExprs[ad.n] = d(0);
+    inExprs[ad.h] = d(1) * strides[0] + d(4);
+    inExprs[ad.w] = d(2) * strides[1] + d(5);
+    inExprs[ad.c] = d(3);
+    outExprs[ad.n] = d(0);
+    outExprs[ad.h] = d(1);
+    outExprs[ad.w] = d(2);
+    outExprs[ad.c] = d(3);
+    Value zero = f32Const(rewriter, loc, 0.0f);
+    Value sumInit = linalg::FillOp::create(
+                        rewriter, loc, zero,
+                        ValueRange{tensor::EmptyOp::create(
+                            rewriter, loc, resultType.getShape(), f32)})
+                        .getResult(0);
+    Value window = tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{wh.kernel, ww.kernel},
+        rewriter.getI8Type());
+    Value sum =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{sumInit.getType()},
+            ValueRange{padded, window}, ValueRange{sumInit},
+            ArrayRef<AffineMap>{AffineMap::get(6, 0, inExprs, ctx),
+                                AffineMap::get(6, 0, {d(4), d(5)}, ctx),
+                                AffineMap::get(6, 0, outExprs, ctx)},
+            iterators(4, 2),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              linalg::YieldOp::create(
+                  b, l, arith::AddFOp::create(b, l, args[2], args[0]).getResult());
+            })
+            .getResult(0);
+    // The divisor per output position.
+    SmallVector<float> counts;
+    int64_t fullKernel = op.getKernel()[0] * op.getKernel()[1];
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x) {
+        int64_t h0 = y * strides[0] - op.getPadding()[0];
+        int64_t w0 = x * strides[1] - op.getPadding()[1];
+        int64_t hs = std::min(h0 + op.getKernel()[0], ih) -
+                     std::max<int64_t>(h0, 0);
+        int64_t ws = std::min(w0 + op.getKernel()[1], iw) -
+                     std::max<int64_t>(w0, 0);
+        counts.push_back(static_cast<float>(
+            op.getCountIncludePad() ? fullKernel : hs * ws));
+      }
+    Value countTensor = arith::ConstantOp::create(
+        rewriter, loc,
+        DenseElementsAttr::get(RankedTensorType::get({oh, ow}, f32),
+                               llvm::ArrayRef(counts)));
+    SmallVector<AffineExpr> hw = {d(ad.h), d(ad.w)};
+    Value outInit =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
+    Value result =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{outInit.getType()},
+            ValueRange{sum, countTensor}, ValueRange{outInit},
+            ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
+                                AffineMap::get(4, 0, hw, ctx),
+                                rewriter.getMultiDimIdentityMap(4)},
+            iterators(4, 0),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Value avg = arith::DivFOp::create(b, l, args[0], args[1]);
+              Value v = arith::AddFOp::create(
+                  b, l, arith::DivFOp::create(b, l, avg, f32Const(b, l, outScale)),
+                  f32Const(b, l, static_cast<float>(outZp)));
+              v = mlir::math::RoundEvenOp::create(b, l, v);
+              v = arith::MaximumFOp::create(b, l, v,
+                                            f32Const(b, l, -1099511627776.0f));
+              v = arith::MinimumFOp::create(b, l, v,
+                                            f32Const(b, l, 1099511627776.0f));
+              Value i = arith::FPToSIOp::create(b, l, b.getI64Type(), v);
+              linalg::YieldOp::create(b, l,
+                                      clampAndNarrow(b, l, i, qmin, qmax, storage));
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -1937,7 +2086,7 @@ struct ConvertQNNToLinalgPass
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,
-                 TableActivationLowering<EluOp>,
+                 TableActivationLowering<EluOp>, RescaleAvgPoolLowering,
                  TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,

@@ -810,6 +810,55 @@ LogicalResult ResizeBilinearOp::verify() {
 // GlobalAvgPoolOp
 //===----------------------------------------------------------------------===//
 
+LogicalResult RescaleAvgPool2DOp::verify() {
+  auto inputType = getInput().getType();
+  auto resultType = getOutput().getType();
+  if (inputType.getRank() != 4 || resultType.getRank() != 4)
+    return emitOpError("expects rank-4 input and result");
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             resultType.getElementType())))
+    return failure();
+  if (getRounding() != Rounding::onnx)
+    return emitOpError() << "'rounding' must be onnx (the only rule "
+                            "implemented), got "
+                         << stringifyRounding(getRounding());
+  ArrayRef<int64_t> k = getKernel();
+  if (k.size() != 2 || k[0] < 1 || k[1] < 1)
+    return emitOpError("'kernel' must be two positive integers [h, w]");
+  SmallVector<int64_t> unitDilations = {1, 1};
+  if (failed(verifyWindowAttrs(*this, getStrides(), getPadding(),
+                               unitDilations)))
+    return failure();
+  ArrayRef<int64_t> s = getStrides(), p = getPadding();
+  if (p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1])
+    return emitOpError("'padding' must be smaller than the kernel in each "
+                       "dimension, so that every window overlaps the "
+                       "input");
+  ActivationDims ad = getActivationDims(getDataLayout());
+  if (dimsDiffer(inputType.getDimSize(ad.n), resultType.getDimSize(ad.n)) ||
+      dimsDiffer(inputType.getDimSize(ad.c), resultType.getDimSize(ad.c)))
+    return emitOpError("result batch and channels must equal the input's");
+  WindowGeometry g{inputType.getDimSize(ad.h),
+                   inputType.getDimSize(ad.w),
+                   k[0],
+                   k[1],
+                   s[0],
+                   s[1],
+                   1,
+                   1,
+                   p[0],
+                   p[1],
+                   p[2],
+                   p[3]};
+  return verifySpatialResult(*this, g, resultType, ad);
+}
+
 LogicalResult GlobalAvgPoolOp::verify() {
   auto inputType = getInput().getType();
   auto resultType = getOutput().getType();

@@ -211,6 +211,9 @@ private:
   LogicalResult importQDQ(bool conv, bool gemm);
   LogicalResult importQLinearBinary(bool mul);
   LogicalResult importGlobalAveragePool(bool qlinear);
+  LogicalResult importAveragePool(bool qlinear);
+  FailureOr<Value> emitAveragePool(Value x, const QParams &xq,
+                                   const QParams &yq, bool channelsLast);
   FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
                                      const QParams &yq, bool channelsLast);
   LogicalResult importQDQBinary(bool mul);
@@ -1437,6 +1440,131 @@ LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
   return bindNodeOutput(next, *y);
 }
 
+/// AveragePool / QLinearAveragePool as ONNX Runtime computes it: a window
+/// covering the whole (unpadded) image takes its integer global-pool path
+/// (qnn.global_avg_pool), any other the float32 window sum
+/// (qnn.rescale_avg_pool2d).
+FailureOr<Value> Importer::emitAveragePool(Value x, const QParams &xq,
+                                           const QParams &yq,
+                                           bool channelsLast) {
+  FailureOr<SmallVector<int64_t>> kernel = intsAttr("kernel_shape", {});
+  FailureOr<SmallVector<int64_t>> strides = intsAttr("strides", {1, 1});
+  FailureOr<SmallVector<int64_t>> pads = intsAttr("pads", {0, 0, 0, 0});
+  FailureOr<SmallVector<int64_t>> dilations = intsAttr("dilations", {1, 1});
+  FailureOr<int64_t> ceil = intAttr("ceil_mode", 0);
+  FailureOr<int64_t> includePad = intAttr("count_include_pad", 0);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  if (failed(kernel) || failed(strides) || failed(pads) || failed(dilations) ||
+      failed(ceil) || failed(includePad) || failed(autoPad))
+    return failure();
+  if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4 ||
+      *dilations != SmallVector<int64_t>{1, 1} || *ceil ||
+      *autoPad != "NOTSET") {
+    error() << "only 2-D average pooling with explicit pads, dilations 1 and "
+               "ceil_mode 0 is supported";
+    return failure();
+  }
+  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides))
+    if (v < 1 || v > 4096) {
+      error() << "kernel_shape and strides must be in [1, 4096]";
+      return failure();
+    }
+  for (int64_t v : *pads)
+    if (v < 0 || v >= 4096) {
+      error() << "pads must be in [0, 4096)";
+      return failure();
+    }
+  auto type = typeOf(x);
+  if (type.getRank() != 4 || !xq.perTensor() || !yq.perTensor() ||
+      elementType(yq.storage) != type.getElementType() ||
+      !type.getElementType().isInteger(8)) {
+    error() << "average pooling of " << type
+            << " needs a 4-D 8-bit tensor, per-tensor parameters and the "
+               "same storage type in and out";
+    return failure();
+  }
+  auto layout = channelsLast ? ActivationLayout::NHWC : ActivationLayout::NCHW;
+  ActivationDims d = getActivationDims(layout);
+  int64_t h = type.getDimSize(d.h), w = type.getDimSize(d.w);
+  // ONNX's pads are [top, left, bottom, right], as qnn's padding.
+  if ((*kernel)[0] == h && (*kernel)[1] == w &&
+      llvm::all_of(*pads, [](int64_t p) { return p == 0; }))
+    return emitGlobalAvgPool(x, xq, yq, channelsLast);
+  if ((*pads)[0] >= (*kernel)[0] || (*pads)[2] >= (*kernel)[0] ||
+      (*pads)[1] >= (*kernel)[1] || (*pads)[3] >= (*kernel)[1]) {
+    error() << "pads must be smaller than the kernel";
+    return failure();
+  }
+  int64_t oh = h + (*pads)[0] + (*pads)[2] - (*kernel)[0];
+  int64_t ow = w + (*pads)[1] + (*pads)[3] - (*kernel)[1];
+  if (oh < 0 || ow < 0) {
+    error() << "the window does not fit the padded input";
+    return failure();
+  }
+  SmallVector<int64_t> shape(type.getShape());
+  shape[d.h] = oh / (*strides)[0] + 1;
+  shape[d.w] = ow / (*strides)[1] + 1;
+  return RescaleAvgPool2DOp::create(
+             builder, loc, RankedTensorType::get(shape, type.getElementType()),
+             x, builder.getDenseI64ArrayAttr(*kernel),
+             builder.getDenseI64ArrayAttr(*strides),
+             builder.getDenseI64ArrayAttr(*pads),
+             ActivationLayoutAttr::get(context, layout),
+             builder.getF32FloatAttr(xq.scales[0]),
+             builder.getI32IntegerAttr(xq.zeroPoints[0]),
+             builder.getF32FloatAttr(yq.scales[0]),
+             builder.getI32IntegerAttr(yq.zeroPoints[0]),
+             builder.getBoolAttr(*includePad != 0),
+             RoundingAttr::get(context, Rounding::onnx))
+      .getResult();
+}
+
+/// com.microsoft.QLinearAveragePool (X, x_scale, x_zp, y_scale, y_zp;
+/// channels_last) or DequantizeLinear -> AveragePool -> QuantizeLinear.
+LogicalResult Importer::importAveragePool(bool qlinear) {
+  if (qlinear) {
+    if (failed(checkArity(4, 5, 1)))
+      return failure();
+    FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
+    FailureOr<Value> x = getValue(input(0));
+    if (failed(channelsLast) || failed(x))
+      return failure();
+    int32_t storage =
+        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+    FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "x");
+    FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "y");
+    if (failed(xq) || failed(yq))
+      return failure();
+    FailureOr<Value> y = emitAveragePool(*x, *xq, *yq, *channelsLast != 0);
+    if (failed(y))
+      return failure();
+    return setOutput(0, *y);
+  }
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  auto it = lazy.find(input(0));
+  const onnx::NodeProto *activation = nullptr;
+  int actIndex = -1;
+  int next = it != lazy.end()
+                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
+                 : -1;
+  if (next < 0 || activation) {
+    error() << "float AveragePool is supported in QDQ form only: a "
+               "DequantizeLinear input and one QuantizeLinear consumer";
+    return failure();
+  }
+  Lazy l = it->second;
+  FailureOr<QParams> yq = quantizeParams(graph->node(next));
+  FailureOr<Value> x = getValue(l.input);
+  if (failed(yq) || failed(x))
+    return failure();
+  FailureOr<Value> y = emitAveragePool(*x, l.q, *yq, false);
+  if (failed(y))
+    return failure();
+  done.insert(next);
+  return bindNodeOutput(next, *y);
+}
+
 /// com.microsoft.QLinearAdd and QLinearMul: A, A_scale, A_zp, B, B_scale,
 /// B_zp, C_scale, C_zp (zero points optional).
 LogicalResult Importer::importQLinearBinary(bool mul) {
@@ -2102,7 +2230,7 @@ const llvm::StringSet<> &supportedOps() {
       "Reshape",        "Flatten",          "Transpose",   "Constant",
       "Add",            "Mul",              "Pad",         "Concat",
       "GlobalAveragePool", "Sigmoid",          "HardSwish",   "LeakyRelu",
-      "Elu"};
+      "Elu",            "AveragePool"};
   return ops;
 }
 
@@ -2110,7 +2238,7 @@ const llvm::StringSet<> &supportedOps() {
 const llvm::StringSet<> &supportedContribOps() {
   static const llvm::StringSet<> ops = {
       "QLinearAdd", "QLinearMul", "QLinearGlobalAveragePool", "QLinearSigmoid",
-      "QLinearLeakyRelu", "QLinearConcat"};
+      "QLinearLeakyRelu", "QLinearConcat", "QLinearAveragePool"};
   return ops;
 }
 
@@ -2172,6 +2300,8 @@ LogicalResult Importer::importNode() {
       return importQLinearBinary(op == "QLinearMul");
     if (op == "QLinearConcat")
       return importQLinearConcat();
+    if (op == "QLinearAveragePool")
+      return importAveragePool(/*qlinear=*/true);
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu")
       return importQLinearActivation();
     if (op == "QLinearGlobalAveragePool")
@@ -2184,6 +2314,8 @@ LogicalResult Importer::importNode() {
   if (op == "Sigmoid" || op == "HardSwish" || op == "LeakyRelu" ||
       op == "Elu")
     return importQDQActivation();
+  if (op == "AveragePool")
+    return importAveragePool(/*qlinear=*/false);
   if (op == "GlobalAveragePool")
     return importGlobalAveragePool(/*qlinear=*/false);
   if (op == "DequantizeLinear")

@@ -790,3 +790,27 @@ func.func @leaky_relu_tonearest(%x: tensor<4xi8>) -> tensor<4xi8> {
   %0 = qnn.leaky_relu %x {alpha = 0.1 : f32, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tonearest>} : tensor<4xi8> -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @rescale_avg_pool_rounding(%x: tensor<1x4x4x2xi8>) -> tensor<1x2x2x2xi8> {
+  // expected-error @+1 {{'qnn.rescale_avg_pool2d' op 'rounding' must be onnx (the only rule implemented), got tflite}}
+  %0 = qnn.rescale_avg_pool2d %x {count_include_pad = false, data_layout = #qnn.layout<NHWC>, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel = array<i64: 2, 2>, output_scale = 0.25 : f32, output_zero_point = 0 : i32, padding = array<i64: 0, 0, 0, 0>, rounding = #qnn.rounding<tflite>, strides = array<i64: 2, 2>} : tensor<1x4x4x2xi8> -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+func.func @rescale_avg_pool_padding(%x: tensor<1x4x4x2xi8>) -> tensor<1x3x3x2xi8> {
+  // expected-error @+1 {{'qnn.rescale_avg_pool2d' op 'padding' must be smaller than the kernel in each dimension, so that every window overlaps the input}}
+  %0 = qnn.rescale_avg_pool2d %x {count_include_pad = true, data_layout = #qnn.layout<NHWC>, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel = array<i64: 2, 2>, output_scale = 0.25 : f32, output_zero_point = 0 : i32, padding = array<i64: 2, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x4x4x2xi8> -> tensor<1x3x3x2xi8>
+  return %0 : tensor<1x3x3x2xi8>
+}
+
+// -----
+
+func.func @rescale_avg_pool_shape(%x: tensor<1x4x4x2xi8>) -> tensor<1x3x2x2xi8> {
+  // expected-error @+1 {{'qnn.rescale_avg_pool2d' op result}}
+  %0 = qnn.rescale_avg_pool2d %x {count_include_pad = true, data_layout = #qnn.layout<NHWC>, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel = array<i64: 2, 2>, output_scale = 0.25 : f32, output_zero_point = 0 : i32, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x4x4x2xi8> -> tensor<1x3x2x2xi8>
+  return %0 : tensor<1x3x2x2xi8>
+}

@@ -768,6 +768,99 @@ def concat_expected(x):
 
 
 # --------------------------------------------------------------------------
+# AveragePool: com.microsoft.QLinearAveragePool and QDQ AveragePool (ONNX
+# Runtime's float32 window sums), and a whole-image window (its integer
+# global-pool path)
+# --------------------------------------------------------------------------
+
+AP_OUT_S, AP_OUT_ZP = 0.045, 17
+
+
+def ort_avg_pool(q, xs, xzp, ys, yzp, k, st, pads, include_pad):
+    """ONNX Runtime's QLinearAveragePool, NCHW: dequantize in float32, sum
+    each window clipped to the input in row order from 0.0, divide by the
+    count, nearbyint(avg / ys + yzp), saturate (uint8)."""
+    n, c, h, w = q.shape
+    oh = (h + pads[0] + pads[2] - k[0]) // st[0] + 1
+    ow = (w + pads[1] + pads[3] - k[1]) // st[1] + 1
+    xf = (F32(xs) * (q.astype(np.int64) - xzp).astype(F32)).astype(F32)
+    y = np.zeros((n, c, oh, ow), dtype=np.int64)
+    for b in range(n):
+        for ch in range(c):
+            for i in range(oh):
+                for j in range(ow):
+                    h0, w0 = i * st[0] - pads[0], j * st[1] - pads[1]
+                    hs, he = max(h0, 0), min(h0 + k[0], h)
+                    ws, we = max(w0, 0), min(w0 + k[1], w)
+                    acc = F32(0)
+                    for a in range(hs, he):
+                        for bb in range(ws, we):
+                            acc = F32(acc + xf[b, ch, a, bb])
+                    cnt = k[0] * k[1] if include_pad else (he - hs) * (we - ws)
+                    avg = F32(acc / F32(cnt))
+                    v = F32(F32(avg / F32(ys)) + F32(yzp))
+                    y[b, ch, i, j] = int(np.rint(v))
+    return np.clip(y, 0, 255).astype(np.uint8)
+
+
+def avgpool_inits():
+    return gap_inits()[:2] + [scalar("out_s", AP_OUT_S, F32),
+                              scalar("out_zp", AP_OUT_ZP, np.uint8)]
+
+
+def qlinear_avgpool():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearAveragePool", ["xq", "in_s", "in_zp", "out_s", "out_zp"],
+                         ["p"], name="pool", domain="com.microsoft", kernel_shape=[3, 3],
+                         strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=0),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, avgpool_inits(), [1, 8, 5, 7], [1, 8, 3, 4])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qlinear_avgpool_expected(x):
+    q = quantize_linear(x, G_IN_S, G_IN_ZP, np.uint8)
+    y = ort_avg_pool(q, G_IN_S, G_IN_ZP, AP_OUT_S, AP_OUT_ZP, [3, 3], [2, 2],
+                     [1, 1, 1, 1], False)
+    return dequantize_linear(y, AP_OUT_S, AP_OUT_ZP)
+
+
+def qdq_avgpool():
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+        helper.make_node("AveragePool", ["xf"], ["pf"], name="pool", kernel_shape=[2, 3],
+                         strides=[1, 2], pads=[1, 2, 0, 1], count_include_pad=1),
+        helper.make_node("QuantizeLinear", ["pf", "out_s", "out_zp"], ["p"]),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, avgpool_inits(), [1, 8, 5, 7], [1, 8, 5, 4])
+
+
+def qdq_avgpool_expected(x):
+    q = quantize_linear(x, G_IN_S, G_IN_ZP, np.uint8)
+    y = ort_avg_pool(q, G_IN_S, G_IN_ZP, AP_OUT_S, AP_OUT_ZP, [2, 3], [1, 2],
+                     [1, 2, 0, 1], True)
+    return dequantize_linear(y, AP_OUT_S, AP_OUT_ZP)
+
+
+def qdq_avgpool_whole():
+    """A window over the whole image, no padding: ONNX Runtime takes its
+    integer global-average-pool path (as QLinearGlobalAveragePool)."""
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+        helper.make_node("AveragePool", ["xf"], ["pf"], name="pool", kernel_shape=[5, 7]),
+        helper.make_node("QuantizeLinear", ["pf", "out_s", "out_zp"], ["p"]),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, gap_inits(), [1, 8, 5, 7], [1, 8, 1, 1])
+
+
+# --------------------------------------------------------------------------
 # Integer ops and rounding ties
 # --------------------------------------------------------------------------
 
@@ -890,6 +983,9 @@ CASES = {
     "qdq_activations": (qdq_activations, residual_input, qdq_activations_expected),
     "qlinear_concat": (qlinear_concat_model, residual_input, concat_expected),
     "qdq_concat": (qdq_concat_model, residual_input, concat_expected),
+    "qlinear_avgpool": (qlinear_avgpool, gap_input, qlinear_avgpool_expected),
+    "qdq_avgpool": (qdq_avgpool, gap_input, qdq_avgpool_expected),
+    "qdq_avgpool_whole": (qdq_avgpool_whole, gap_input, gap_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
