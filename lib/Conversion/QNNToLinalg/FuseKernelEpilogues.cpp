@@ -205,6 +205,9 @@ struct FuseKernelEpiloguesPass
     ModuleOp module = getOperation();
     OpBuilder b(&getContext());
     int64_t counter = 0;
+    // The fused kernels built so far: layers with the same kernel and an
+    // equivalent epilogue (the same constants) share one function.
+    SmallVector<std::pair<func::FuncOp, func::FuncOp>> built;
     for (Candidate &c : findCandidates(module, fuseDepthwise)) {
       std::string base =
           c.kernel.getSymName().str() + "_epilogue" + std::to_string(counter++);
@@ -228,13 +231,30 @@ struct FuseKernelEpiloguesPass
         argTypes.push_back(MemRefType::get(v.getType().getShape(),
                                            v.getType().getElementType()));
       argTypes.push_back(outType);
-      b.setInsertionPointAfter(c.kernel);
-      auto fused = func::FuncOp::create(b, c.kernel.getLoc(), base,
-                                        b.getFunctionType(argTypes, {}));
-      fused.setPrivate();
-      fused->setAttr(kKernelAttrName, c.kernel->getAttr(kKernelAttrName));
-      fused->setAttr(kEpilogueAttrName,
-                     FlatSymbolRefAttr::get(epilogue.getSymNameAttr()));
+      FunctionType fusedType = b.getFunctionType(argTypes, {});
+      func::FuncOp fused;
+      for (auto [other, otherEpilogue] : built)
+        if (other.getFunctionType() == fusedType &&
+            other->getAttr(kKernelAttrName) ==
+                c.kernel->getAttr(kKernelAttrName) &&
+            otherEpilogue.getFunctionType() == epilogue.getFunctionType() &&
+            OperationEquivalence::isRegionEquivalentTo(
+                &otherEpilogue.getBody(), &epilogue.getBody(),
+                OperationEquivalence::IgnoreLocations)) {
+          fused = other;
+          break;
+        }
+      if (fused) {
+        epilogue.erase();
+      } else {
+        b.setInsertionPointAfter(c.kernel);
+        fused = func::FuncOp::create(b, c.kernel.getLoc(), base, fusedType);
+        fused.setPrivate();
+        fused->setAttr(kKernelAttrName, c.kernel->getAttr(kKernelAttrName));
+        fused->setAttr(kEpilogueAttrName,
+                       FlatSymbolRefAttr::get(epilogue.getSymNameAttr()));
+        built.push_back({fused, epilogue});
+      }
 
       b.setInsertionPoint(c.call);
       SmallVector<Value> operands(c.call.getOperands().take_front(3));

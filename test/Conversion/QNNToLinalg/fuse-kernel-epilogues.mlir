@@ -69,3 +69,4 @@ func.func @two_uses(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x
   %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = -128 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
   return %y, %c : tensor<1x4x4x16xi8>, tensor<1x4x4x16xi32>
 }
+
