@@ -409,6 +409,60 @@ Model tableActivations() {
   return w.finish({in}, {l});
 }
 
+/// TRANSPOSE_CONV with weights and biases given by formulas, so that a test
+/// can recompute TFLite's scatter-accumulate independently:
+/// w[o][y][x][i] = (o * 7 + y * 5 + x * 3 + i) % 11 - 5, bias[o] = 10 * o - 20.
+Model transposeConvModel(std::vector<int32_t> inShape, int32_t o, int32_t kh,
+                         int32_t kw, int32_t sh, int32_t sw, Padding padding,
+                         std::vector<int32_t> outShape, bool withBias,
+                         ActivationFunctionType act) {
+  ModelWriter w;
+  int32_t c = inShape[3];
+  std::vector<int8_t> weights;
+  for (int32_t oc = 0; oc < o; ++oc)
+    for (int32_t y = 0; y < kh; ++y)
+      for (int32_t x = 0; x < kw; ++x)
+        for (int32_t i = 0; i < c; ++i)
+          weights.push_back(static_cast<int8_t>((oc * 7 + y * 5 + x * 3 + i) % 11 - 5));
+  Quant wq = perChannel(o, 0.02f, 0);
+  int shape = w.constant<int32_t>("output_shape", {4}, TensorType::INT32,
+                                  outShape);
+  int f = w.constant<int8_t>("filter", {o, kh, kw, c}, I8, weights, &wq);
+  int in = w.activation("input", inShape, I8, perTensor(0.05f, -3));
+  int out = w.activation("output", outShape, I8, perTensor(0.04f, 5));
+  std::vector<int32_t> inputs = {shape, f, in};
+  if (withBias) {
+    std::vector<int32_t> bias;
+    for (int32_t oc = 0; oc < o; ++oc)
+      bias.push_back(10 * oc - 20);
+    Quant bq = perChannel(o, 0.001f, 0);
+    inputs.push_back(w.constant<int32_t>("bias", {o}, TensorType::INT32, bias, &bq));
+  }
+  w.op(BuiltinOperator::TRANSPOSE_CONV, inputs, {out},
+       BuiltinOptions::TransposeConvOptions,
+       tfl::CreateTransposeConvOptions(w.fbb, padding, sw, sh, act).Union());
+  return w.finish({in}, {out});
+}
+
+Model transposeConvSame() {
+  // 3x3, stride 2, SAME: 1x3x4x5 -> 1x6x8x6, bias, RELU.
+  return transposeConvModel({1, 3, 4, 5}, 6, 3, 3, 2, 2, Padding::SAME,
+                            {1, 6, 8, 6}, true, ActivationFunctionType::RELU);
+}
+
+Model transposeConvValid() {
+  // 2x4, strides 3x2, VALID: 1x3x3x2 -> 1x8x8x3 ((3 - 1) * 3 + 2, (3 - 1) * 2 + 4), no bias.
+  return transposeConvModel({1, 3, 3, 2}, 3, 2, 4, 3, 2, Padding::VALID,
+                            {1, 8, 8, 3}, false, ActivationFunctionType::NONE);
+}
+
+Model badTransposeConv() {
+  // A 5x5 input whose scatter (stride 2, 2x2) reaches row 9 of a 4x4
+  // output: refused (TFLite would drop the excess; no converter writes it).
+  return transposeConvModel({1, 5, 5, 2}, 3, 2, 2, 2, 2, Padding::VALID,
+                            {1, 4, 4, 3}, false, ActivationFunctionType::NONE);
+}
+
 Model elu() {
   // Every int8 value through ELU (input 1x256: feed 0..255): TFLite's int8
   // table of x < 0 ? exp(x) - 1 : x.
@@ -1138,6 +1192,9 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"activations", tableActivations},
       {"leaky_relu", leakyRelu},
       {"elu", elu},
+      {"transpose_conv_same", transposeConvSame},
+      {"transpose_conv_valid", transposeConvValid},
+      {"bad_transpose_conv", badTransposeConv},
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},

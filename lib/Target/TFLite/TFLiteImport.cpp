@@ -140,6 +140,7 @@ private:
   Value reshape(Value value, RankedTensorType type, Location loc);
 
   LogicalResult importConv(bool depthwise);
+  LogicalResult importTransposeConv();
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
   LogicalResult importPool(bool average);
@@ -181,7 +182,8 @@ private:
                                   const QuantParams &weightQuant,
                                   int64_t channels, int64_t axis,
                                   tfl::ActivationFunctionType act,
-                                  RankedTensorType accFinalType, Value *result);
+                                  RankedTensorType accFinalType, Value *result,
+                                  int biasIndex = 2);
 
   const tfl::Model *model;
   const tfl::SubGraph *subgraph = nullptr;
@@ -640,33 +642,33 @@ LogicalResult Importer::finishAccumulator(Value acc, float inputScale,
                                           int64_t channels, int64_t axis,
                                           tfl::ActivationFunctionType act,
                                           RankedTensorType accFinalType,
-                                          Value *result) {
+                                          Value *result, int biasIndex) {
   auto accType = cast<RankedTensorType>(acc.getType());
-  if (hasInput(2)) {
-    FailureOr<RankedTensorType> biasType = getType(input(2));
+  if (hasInput(biasIndex)) {
+    FailureOr<RankedTensorType> biasType = getType(input(biasIndex));
     if (failed(biasType))
       return failure();
     if (!biasType->getElementType().isInteger(32)) {
-      error() << "bias " << tensorDesc(input(2)) << " has element type "
+      error() << "bias " << tensorDesc(input(biasIndex)) << " has element type "
               << biasType->getElementType() << "; only INT32 biases are "
               << "supported";
       return failure();
     }
     if (biasType->getNumElements() != channels) {
-      error() << "bias " << tensorDesc(input(2)) << " has "
+      error() << "bias " << tensorDesc(input(biasIndex)) << " has "
               << biasType->getNumElements() << " elements but there are "
               << channels << " output channels";
       return failure();
     }
     // The bias quantization (and its quantized_dimension) is ignored, as in
     // TFLite: its scale is input_scale * weight_scale by construction.
-    FailureOr<DenseElementsAttr> bias = getConstant(input(2), true);
+    FailureOr<DenseElementsAttr> bias = getConstant(input(biasIndex), true);
     if (failed(bias))
       return failure();
     SmallVector<int64_t> shape(accType.getRank(), 1);
     shape[axis] = channels;
     auto shapedType = RankedTensorType::get(shape, builder.getI32Type());
-    Value biasValue = arith::ConstantOp::create(builder, tensorLoc(input(2)),
+    Value biasValue = arith::ConstantOp::create(builder, tensorLoc(input(biasIndex)),
                                                 bias->reshape(shapedType));
     acc = tosa::AddOp::create(builder, opLoc, accType, acc, biasValue)
               .getResult();
@@ -822,6 +824,161 @@ LogicalResult Importer::importConv(bool depthwise) {
   Value result;
   if (failed(finishAccumulator(conv.getResult(), inQuant->first, *wQuant,
                                outChannels, 3, act, *outType, &result)))
+    return failure();
+  return setOutput(0, result);
+}
+
+/// TRANSPOSE_CONV (output_shape, weights [O, KH, KW, I], input, bias): the
+/// scatter-accumulate of TFLite's kernel is the correlation of the input
+/// with zero points inserted between its pixels (stride - 1 of them), padded
+/// by (K - 1 - pad) before, with the spatially flipped weights: a
+/// qnn.conv2d, whose integer sums are exactly TFLite's, followed by its
+/// bias, per-channel requantize and activation. The npu fusion then makes
+/// it an npu.conv2d on the upsampled input.
+LogicalResult Importer::importTransposeConv() {
+  if (failed(checkArity(3, 4, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_TransposeConvOptions();
+  if (!opts) {
+    error() << "has no TransposeConvOptions";
+    return failure();
+  }
+  int64_t sh = opts->stride_h(), sw = opts->stride_w();
+  if (sh < 1 || sw < 1 || sh > 4096 || sw > 4096) {
+    error() << "strides " << sh << "x" << sw << " must be in [1, 4096]";
+    return failure();
+  }
+  FailureOr<RankedTensorType> wType = getType(input(1));
+  FailureOr<RankedTensorType> inType = getType(input(2));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(wType) || failed(outType))
+    return failure();
+  if (inType->getRank() != 4 || wType->getRank() != 4 ||
+      outType->getRank() != 4) {
+    error() << "expects rank-4 input, filter and output, got " << *inType
+            << ", " << *wType << ", " << *outType;
+    return failure();
+  }
+  FailureOr<DenseElementsAttr> shapeAttr = getConstant(input(0), true);
+  if (failed(shapeAttr))
+    return failure();
+  SmallVector<int64_t> outShape;
+  for (const APInt &v : shapeAttr->getValues<APInt>())
+    outShape.push_back(v.getSExtValue());
+  if (outShape != SmallVector<int64_t>(outType->getShape())) {
+    error() << "output_shape " << tensorDesc(input(0))
+            << " does not match the output " << *outType;
+    return failure();
+  }
+  int64_t n = inType->getDimSize(0), h = inType->getDimSize(1),
+          w = inType->getDimSize(2), c = inType->getDimSize(3);
+  int64_t o = wType->getDimSize(0), kh = wType->getDimSize(1),
+          kw = wType->getDimSize(2);
+  int64_t oh = outShape[1], ow = outShape[2];
+  if (wType->getDimSize(3) != c || outShape[0] != n || outShape[3] != o) {
+    error() << "filter " << *wType << ", input " << *inType << " and output "
+            << *outType << " do not agree ([O, KH, KW, I], [N, H, W, I], "
+            << "[N, OH, OW, O])";
+    return failure();
+  }
+  // TFLite pads as a convolution from the output back to the input would.
+  auto ph = computePadding(opts->padding(), oh, kh, sh, 1);
+  auto pw = computePadding(opts->padding(), ow, kw, sw, 1);
+  if (!ph || !pw) {
+    error() << "invalid window: strides " << sh << "x" << sw << ", filter "
+            << kh << "x" << kw << " for output " << *outType;
+    return failure();
+  }
+  int64_t padTop = std::get<1>(*ph), padLeft = std::get<1>(*pw);
+  // The correlation's padding around the upsampled input of
+  // (h - 1) * sh + 1 rows.
+  int64_t top = kh - 1 - padTop, left = kw - 1 - padLeft;
+  int64_t bottom = oh + kh - 1 - top - ((h - 1) * sh + 1);
+  int64_t right = ow + kw - 1 - left - ((w - 1) * sw + 1);
+  if (top < 0 || left < 0 || bottom < 0 || right < 0) {
+    error() << "input " << *inType << " does not fit the output " << *outType
+            << " with strides " << sh << "x" << sw << " and filter " << kh
+            << "x" << kw;
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> inQuant = getPerTensor(input(2));
+  FailureOr<QuantParams> wQuant = getQuant(input(1));
+  if (failed(inQuant) || failed(wQuant))
+    return failure();
+  if (!wQuant->isPerTensor() &&
+      (wQuant->dimension != 0 ||
+       static_cast<int64_t>(wQuant->scales.size()) != o)) {
+    error() << "filter " << tensorDesc(input(1)) << " is quantized per channel "
+            << "along dimension " << wQuant->dimension
+            << "; expected the output-channel dimension 0";
+    return failure();
+  }
+  std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
+  if (!wZp) {
+    error() << "filter " << tensorDesc(input(1))
+            << " has differing per-channel zero points";
+    return failure();
+  }
+  FailureOr<DenseElementsAttr> weights = getConstant(input(1), true);
+  FailureOr<Value> in = getValue(input(2));
+  if (failed(weights) || failed(in))
+    return failure();
+  // Flip the filter in H and W.
+  SmallVector<APInt> values(weights->getValues<APInt>());
+  SmallVector<APInt> flipped(values.size());
+  for (int64_t oc = 0; oc < o; ++oc)
+    for (int64_t y = 0; y < kh; ++y)
+      for (int64_t x = 0; x < kw; ++x)
+        for (int64_t ic = 0; ic < c; ++ic)
+          flipped[((oc * kh + (kh - 1 - y)) * kw + (kw - 1 - x)) * c + ic] =
+              values[((oc * kh + y) * kw + x) * c + ic];
+  Value flippedW = arith::ConstantOp::create(
+      builder, tensorLoc(input(1)),
+      DenseElementsAttr::get(weights->getType(), flipped));
+  // Upsample: [N, H, W, C] -> [N, H, 1, W, 1, C] -> pad the unit dims to the
+  // strides with the zero point -> [N, H * sh, W * sw, C] -> the first
+  // (H - 1) * sh + 1 rows and (W - 1) * sw + 1 columns.
+  Type elem = inType->getElementType();
+  Value x = *in;
+  if (sh > 1 || sw > 1) {
+    auto six = RankedTensorType::get({n, h, 1, w, 1, c}, elem);
+    SmallVector<ReassociationIndices> groups = {{0}, {1, 2}, {3, 4}, {5}};
+    x = tensor::ExpandShapeOp::create(builder, opLoc, six, x, groups);
+    auto padded = RankedTensorType::get({n, h, sh, w, sw, c}, elem);
+    SmallVector<OpFoldResult> low(6, builder.getIndexAttr(0)),
+        high(6, builder.getIndexAttr(0));
+    high[2] = builder.getIndexAttr(sh - 1);
+    high[4] = builder.getIndexAttr(sw - 1);
+    Value zp = arith::ConstantOp::create(
+        builder, opLoc,
+        builder.getIntegerAttr(elem, APInt(8, static_cast<uint64_t>(
+                                                  inQuant->second & 0xff))));
+    x = tensor::PadOp::create(builder, opLoc, padded, x, low, high, zp);
+    auto wide = RankedTensorType::get({n, h * sh, w * sw, c}, elem);
+    x = tensor::CollapseShapeOp::create(builder, opLoc, wide, x, groups);
+    SmallVector<OpFoldResult> offsets(4, builder.getIndexAttr(0)),
+        sizes = {builder.getIndexAttr(n),
+                 builder.getIndexAttr((h - 1) * sh + 1),
+                 builder.getIndexAttr((w - 1) * sw + 1),
+                 builder.getIndexAttr(c)},
+        ones(4, builder.getIndexAttr(1));
+    x = tensor::ExtractSliceOp::create(builder, opLoc, x, offsets, sizes, ones);
+  }
+  auto accType = RankedTensorType::get({n, oh, ow, o}, builder.getI32Type());
+  auto conv = Conv2DOp::create(
+      builder, opLoc, accType, x, flippedW,
+      builder.getF32FloatAttr(inQuant->first),
+      builder.getI32IntegerAttr(inQuant->second),
+      builder.getDenseF32ArrayAttr(wQuant->scales),
+      builder.getI32IntegerAttr(*wZp), builder.getDenseI64ArrayAttr({1, 1}),
+      builder.getDenseI64ArrayAttr({top, left, bottom, right}),
+      builder.getDenseI64ArrayAttr({1, 1}), builder.getI64IntegerAttr(1),
+      ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
+      KernelLayoutAttr::get(context, KernelLayout::OHWI));
+  Value result;
+  if (failed(finishAccumulator(conv.getResult(), inQuant->first, *wQuant, o, 3,
+                               opts->fused_activation_function(), *outType,
+                               &result, /*biasIndex=*/3)))
     return failure();
   return setOutput(0, result);
 }
@@ -2275,6 +2432,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importConv(false); };
   case B::DEPTHWISE_CONV_2D:
     return [](Importer &i, B) { return i.importConv(true); };
+  case B::TRANSPOSE_CONV:
+    return [](Importer &i, B) { return i.importTransposeConv(); };
   case B::FULLY_CONNECTED:
     return [](Importer &i, B) { return i.importFullyConnected(); };
   case B::ADD:
