@@ -556,6 +556,27 @@ static void registerQNNOps(Evaluator &e) {
         return success();
       });
   e.registerOp(
+      "qnn.prelu",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<PReluOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::PReluParams p = math::computePReluParams(
+            op.getInputScale().convertToFloat(),
+            op.getAlphaScale().convertToFloat(),
+            op.getOutputScale().convertToFloat());
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] = math::preluQuantized(
+              in[0].ints[i], in[1].ints[broadcastIndex(in[1], r.shape, i)],
+              static_cast<int32_t>(op.getInputZeroPoint()),
+              static_cast<int32_t>(op.getAlphaZeroPoint()), p,
+              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax,
+              toRoundingRule(op.getRounding()));
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.rescale_avg_pool2d",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

@@ -290,6 +290,32 @@ int64_t onnxAvgPoolOutput(float sum, int64_t count, float outScale,
   return std::clamp(static_cast<int64_t>(v), qmin, qmax);
 }
 
+PReluParams computePReluParams(float inputScale, float alphaScale,
+                               float outputScale) {
+  // Float32 on purpose, as TFLite's PreluPrepare.
+  const float positive = inputScale / outputScale;
+  const float negative = inputScale * alphaScale / outputScale;
+  PReluParams p;
+  p.positive = quantizeMultiplier(static_cast<double>(positive));
+  p.negative = quantizeMultiplier(static_cast<double>(negative));
+  return p;
+}
+
+int64_t preluQuantized(int64_t x, int64_t alpha, int32_t inputZeroPoint,
+                       int32_t alphaZeroPoint, const PReluParams &p,
+                       int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
+                       RoundingRule rule) {
+  int32_t centered = static_cast<int32_t>(x - inputZeroPoint);
+  int32_t scaled =
+      centered >= 0
+          ? multiplyByQuantizedMultiplier(centered, p.positive, rule)
+          : multiplyByQuantizedMultiplier(
+                centered * static_cast<int32_t>(alpha - alphaZeroPoint),
+                p.negative, rule);
+  return std::clamp(static_cast<int64_t>(scaled) + outputZeroPoint, qmin,
+                    qmax);
+}
+
 float elu(float x) { return x < 0.0f ? std::exp(x) - 1.0f : x; }
 
 float hardSwishONNX(float x) {

@@ -463,6 +463,18 @@ Model badTransposeConv() {
                             {1, 4, 4, 3}, false, ActivationFunctionType::NONE);
 }
 
+Model prelu() {
+  // Every int8 value (input 1x64x4: feed 0..255) against a per-channel alpha
+  // [4] = (-8, 3, 40, -100) broadcast over the last dimension.
+  ModelWriter w;
+  Quant aq = perTensor(0.01f, 2);
+  int alpha = w.constant<int8_t>("alpha", {4}, I8, {-8, 3, 40, -100}, &aq);
+  int in = w.activation("input", {1, 64, 4}, I8, perTensor(0.06f, -4));
+  int out = w.activation("output", {1, 64, 4}, I8, perTensor(0.05f, 7));
+  w.op(BuiltinOperator::PRELU, {in, alpha}, {out});
+  return w.finish({in}, {out});
+}
+
 Model elu() {
   // Every int8 value through ELU (input 1x256: feed 0..255): TFLite's int8
   // table of x < 0 ? exp(x) - 1 : x.
@@ -1192,6 +1204,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"activations", tableActivations},
       {"leaky_relu", leakyRelu},
       {"elu", elu},
+      {"prelu", prelu},
       {"transpose_conv_same", transposeConvSame},
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},

@@ -237,13 +237,16 @@ class QNN_BinaryOp<string mnemonic, string arith> : QNN_Op<mnemonic, [Pure]> {
 
     The operands and the result have the same 8-bit element type; operand
     shapes broadcast as in NumPy (dimensions of size 1 stretch) to the
-    result shape. `rounding` selects the rescale of TFLite's kernel:
-    `tflite` (double rounding, the default) or `tflite_single` (TFLite built
-    with TFLITE_SINGLE_ROUNDING, as its 2.x runtimes are); `qnn.add` and
-    `qnn.subtract` also take `onnx`, ONNX's QLinearAdd sequence in float32
-    (`a = lhs_scale * float(lhs - lhs_zp)`, `b` likewise, `nearbyint((a +- b)
-    / output_scale) + output_zp`, saturated); TVM's rules, which compute a
-    different sequence, are not accepted here.
+    result shape. `rounding` selects the sequence and its rescales:
+    `tflite` (TFLite's kernel, double rounding, the default) or
+    `tflite_single` (TFLite built with TFLITE_SINGLE_ROUNDING, as its 2.x
+    runtimes are); `upward` / `tonearest` (TVM's canonical sequences: add
+    and subtract requantize each operand to the output parameters with the
+    rule, mul requantizes the product from the float32 scale `lhs_scale *
+    rhs_scale`); `onnx` (ONNX Runtime's QLinearAdd / QLinearMul in float32:
+    `a = lhs_scale * float(lhs - lhs_zp)`, `b` likewise, then `nearbyint((a
+    +- b) / output_scale) + output_zp`, or the product as docs/Arithmetic.md
+    states, saturated).
   }];
 }
 
@@ -274,6 +277,31 @@ def QNN_MulOp : QNN_BinaryOp<"mul", [{
     zero point, clamped to the storage range.
   }]> {
   let summary = "quantized elementwise multiplication";
+}
+
+def QNN_PReluOp : QNN_Op<"prelu", [Pure]> {
+  let summary = "quantized parametric ReLU (a per-element alpha tensor)";
+  let description = [{
+    TFLite's PRELU on 8-bit data: with `x' = x - input_zp` and
+    `a' = alpha - alpha_zp` (alpha broadcast to the input as in NumPy),
+    `y = x' >= 0 ? rescale(x', m1) : rescale(x' * a', m2)`, where `m1` and
+    `m2` are the multipliers of `input_scale / output_scale` and
+    `input_scale * alpha_scale / output_scale`, both computed in float32
+    before widening (TFLite's PreluPrepare); `rounding` is TFLite's double
+    (`tflite`) or single (`tflite_single`) rounding; `result = clamp(y +
+    output_zp, qmin, qmax)`.
+  }];
+  let arguments = (ins QNN_QTensor8:$input, QNN_QTensor8:$alpha,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       F32Attr:$alpha_scale, I32Attr:$alpha_zero_point,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite">:$rounding);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = [{
+    $input `,` $alpha attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//

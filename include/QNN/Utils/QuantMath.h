@@ -135,6 +135,18 @@ std::array<int32_t, 256> buildRescaleTableONNX(bool isSigned, float inputScale,
 /// even), saturated.
 int64_t onnxAvgPoolOutput(float sum, int64_t count, float outScale,
                           int32_t outZp, int64_t qmin, int64_t qmax);
+/// TFLite's PRELU multipliers: input_scale / output_scale and input_scale *
+/// alpha_scale / output_scale, each computed in float32 and then widened.
+struct PReluParams {
+  QuantizedMultiplier positive, negative;
+};
+PReluParams computePReluParams(float inputScale, float alphaScale,
+                               float outputScale);
+/// TFLite's quantized PRELU of one value (`rule`: one of TFLite's two).
+int64_t preluQuantized(int64_t x, int64_t alpha, int32_t inputZeroPoint,
+                       int32_t alphaZeroPoint, const PReluParams &p,
+                       int32_t outputZeroPoint, int64_t qmin, int64_t qmax,
+                       RoundingRule rule);
 /// ELU with alpha 1 in float32, as TFLite's int8 table: x < 0 ? exp(x) - 1
 /// : x.
 float elu(float x);

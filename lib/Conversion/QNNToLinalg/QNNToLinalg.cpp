@@ -1402,6 +1402,76 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
   }
 };
 
+/// qnn.prelu: TFLite's two rescales (qmath::preluQuantized), the alpha
+/// operand broadcast through its indexing map.
+struct PReluLowering : OpConversionPattern<PReluOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(PReluOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = op.getOutput().getType();
+    if (!resultType.hasStaticShape() ||
+        !op.getAlpha().getType().hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    bool inUnsigned = isUnsignedElement(resultType);
+    bool alphaUnsigned = isUnsignedElement(op.getAlpha().getType());
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    qmath::PReluParams p = qmath::computePReluParams(
+        op.getInputScale().convertToFloat(),
+        op.getAlphaScale().convertToFloat(),
+        op.getOutputScale().convertToFloat());
+    int32_t inZp = static_cast<int32_t>(op.getInputZeroPoint());
+    int32_t alphaZp = static_cast<int32_t>(op.getAlphaZeroPoint());
+    int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    bool single = op.getRounding() == Rounding::tflite_single;
+    int64_t rank = resultType.getRank();
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput(), adaptor.getAlpha()}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            rewriter.getMultiDimIdentityMap(rank),
+            broadcastMap(rewriter, op.getAlpha().getType(), resultType),
+            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i32 = b.getI32Type(), i64 = b.getI64Type();
+          auto rescale = [&](Value x, qmath::QuantizedMultiplier m) {
+            Value multiplier = intConst(b, l, i64, m.multiplier);
+            Value left = intConst(b, l, i32, m.shift > 0 ? m.shift : 0);
+            Value right = intConst(b, l, i64, m.shift > 0 ? 0 : -m.shift);
+            return single ? emitSingleRoundingMultiply(b, l, x, multiplier,
+                                                       left, right)
+                          : emitMultiplyByQuantizedMultiplier(
+                                b, l, x, multiplier, left, right);
+          };
+          Value x = arith::SubIOp::create(
+              b, l, extendTo(b, l, args[0], i32, inUnsigned),
+              intConst(b, l, i32, inZp));
+          Value a = arith::SubIOp::create(
+              b, l, extendTo(b, l, args[1], i32, alphaUnsigned),
+              intConst(b, l, i32, alphaZp));
+          Value positive = rescale(x, p.positive);
+          Value negative =
+              rescale(arith::MulIOp::create(b, l, x, a), p.negative);
+          Value isPositive = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::sge, x, intConst(b, l, i32, 0));
+          Value y = arith::SelectOp::create(b, l, isPositive, positive,
+                                            negative);
+          Value out = arith::AddIOp::create(b, l,
+                                            arith::ExtSIOp::create(b, l, i64, y),
+                                            intConst(b, l, i64, outZp));
+          linalg::YieldOp::create(b, l,
+                                  clampAndNarrow(b, l, out, qmin, qmax, storage));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Lookup-table activations, leaky ReLU, concatenate
 //===----------------------------------------------------------------------===//
@@ -2087,6 +2157,7 @@ struct ConvertQNNToLinalgPass
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,
                  TableActivationLowering<EluOp>, RescaleAvgPoolLowering,
+                 PReluLowering,
                  TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,

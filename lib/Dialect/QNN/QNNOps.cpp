@@ -638,6 +638,45 @@ LogicalResult MulOp::verify() {
                               getOutputScale().convertToDouble());
 }
 
+LogicalResult PReluOp::verify() {
+  auto inputType = getInput().getType();
+  auto alphaType = getAlpha().getType();
+  auto resultType = getOutput().getType();
+  if (inputType != resultType)
+    return emitOpError() << "result type " << resultType
+                         << " must equal the input type " << inputType;
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScale(*this, "alpha_scale",
+                         getAlphaScale().convertToFloat())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "alpha_zero_point", getAlphaZeroPoint(),
+                             alphaType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             resultType.getElementType())) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  SmallVector<int64_t> broadcast;
+  if (!OpTrait::util::getBroadcastedShape(inputType.getShape(),
+                                          alphaType.getShape(), broadcast) ||
+      ArrayRef<int64_t>(broadcast) != inputType.getShape())
+    return emitOpError() << "alpha " << alphaType
+                         << " must broadcast to the input " << inputType;
+  float in = getInputScale().convertToFloat();
+  float out = getOutputScale().convertToFloat();
+  float alpha = getAlphaScale().convertToFloat();
+  if (failed(verifyMultiplier(*this, "input_scale / output_scale",
+                              static_cast<double>(in / out))) ||
+      failed(verifyMultiplier(*this,
+                              "input_scale * alpha_scale / output_scale",
+                              static_cast<double>(in * alpha / out))))
+    return failure();
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Pooling
 //===----------------------------------------------------------------------===//

@@ -141,6 +141,7 @@ private:
 
   LogicalResult importConv(bool depthwise);
   LogicalResult importTransposeConv();
+  LogicalResult importPRelu();
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
   LogicalResult importPool(bool average);
@@ -1968,6 +1969,47 @@ LogicalResult Importer::importUnpackOrSplitV(bool unpack) {
 /// converter gives both inputs and the output the same parameters), with
 /// NumPy broadcasting: tosa.maximum / tosa.minimum, the lower-rank operand
 /// reshaped with leading 1s.
+/// PRELU (input, alpha): qnn.prelu, alpha broadcast to the input (NumPy's
+/// rule; TFLite converters write it as [1, ..., C]).
+LogicalResult Importer::importPRelu() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> alphaType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(alphaType) || failed(outType))
+    return failure();
+  if (*inType != *outType || !inType->getElementType().isInteger(8) ||
+      !alphaType->getElementType().isInteger(8)) {
+    error() << "input " << *inType << ", alpha " << *alphaType
+            << " and output " << *outType
+            << " must be 8-bit, with the output of the input's type";
+    return failure();
+  }
+  if (alphaType->getRank() > inType->getRank()) {
+    error() << "alpha " << *alphaType << " has a higher rank than the input "
+            << *inType;
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> aq = getPerTensor(input(1));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  FailureOr<Value> alpha = getValue(input(1));
+  if (failed(iq) || failed(aq) || failed(oq) || failed(in) || failed(alpha))
+    return failure();
+  Value result =
+      PReluOp::create(builder, opLoc, *outType, *in, *alpha,
+                      builder.getF32FloatAttr(iq->first),
+                      builder.getI32IntegerAttr(iq->second),
+                      builder.getF32FloatAttr(aq->first),
+                      builder.getI32IntegerAttr(aq->second),
+                      builder.getF32FloatAttr(oq->first),
+                      builder.getI32IntegerAttr(oq->second), roundingAttr())
+          .getResult();
+  return setOutput(0, result);
+}
+
 LogicalResult Importer::importMaxMin(bool isMax) {
   if (failed(checkArity(2, 2, 1)))
     return failure();
@@ -2434,6 +2476,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importConv(true); };
   case B::TRANSPOSE_CONV:
     return [](Importer &i, B) { return i.importTransposeConv(); };
+  case B::PRELU:
+    return [](Importer &i, B) { return i.importPRelu(); };
   case B::FULLY_CONNECTED:
     return [](Importer &i, B) { return i.importFullyConnected(); };
   case B::ADD:

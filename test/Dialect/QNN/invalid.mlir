@@ -814,3 +814,27 @@ func.func @rescale_avg_pool_shape(%x: tensor<1x4x4x2xi8>) -> tensor<1x3x2x2xi8> 
   %0 = qnn.rescale_avg_pool2d %x {count_include_pad = true, data_layout = #qnn.layout<NHWC>, input_scale = 0.5 : f32, input_zero_point = 0 : i32, kernel = array<i64: 2, 2>, output_scale = 0.25 : f32, output_zero_point = 0 : i32, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x4x4x2xi8> -> tensor<1x3x2x2xi8>
   return %0 : tensor<1x3x2x2xi8>
 }
+
+// -----
+
+func.func @prelu_alpha_shape(%x: tensor<1x4x3xi8>, %a: tensor<4xi8>) -> tensor<1x4x3xi8> {
+  // expected-error @+1 {{'qnn.prelu' op alpha 'tensor<4xi8>' must broadcast to the input 'tensor<1x4x3xi8>'}}
+  %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 0 : i32, input_scale = 0.05 : f32, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 0 : i32} : (tensor<1x4x3xi8>, tensor<4xi8>) -> tensor<1x4x3xi8>
+  return %0 : tensor<1x4x3xi8>
+}
+
+// -----
+
+func.func @prelu_rounding(%x: tensor<1x4x3xi8>, %a: tensor<3xi8>) -> tensor<1x4x3xi8> {
+  // expected-error @+1 {{'qnn.prelu' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 0 : i32, input_scale = 0.05 : f32, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : (tensor<1x4x3xi8>, tensor<3xi8>) -> tensor<1x4x3xi8>
+  return %0 : tensor<1x4x3xi8>
+}
+
+// -----
+
+func.func @prelu_result_type(%x: tensor<1x4x3xi8>, %a: tensor<3xi8>) -> tensor<1x4x3xui8> {
+  // expected-error @+1 {{'qnn.prelu' op result type 'tensor<1x4x3xui8>' must equal the input type 'tensor<1x4x3xi8>'}}
+  %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 0 : i32, input_scale = 0.05 : f32, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 0 : i32} : (tensor<1x4x3xi8>, tensor<3xi8>) -> tensor<1x4x3xui8>
+  return %0 : tensor<1x4x3xui8>
+}

@@ -201,3 +201,12 @@ func.func @rescale_avg_pool(%x: tensor<1x2x5x5xui8>) -> tensor<1x2x3x3xui8> {
   %0 = qnn.rescale_avg_pool2d %x {count_include_pad = false, data_layout = #qnn.layout<NCHW>, input_scale = 0.5 : f32, input_zero_point = 3 : i32, kernel = array<i64: 3, 3>, output_scale = 0.25 : f32, output_zero_point = 9 : i32, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : tensor<1x2x5x5xui8> -> tensor<1x2x3x3xui8>
   return %0 : tensor<1x2x3x3xui8>
 }
+
+// -----
+
+// CHECK-LABEL: func @prelu
+// CHECK: qnn.prelu %{{.*}}, %{{.*}} {alpha_scale = 0.00999999977 : f32, alpha_zero_point = 2 : i32, input_scale = 5.000000e-02 : f32, input_zero_point = -1 : i32, output_scale = 4.000000e-02 : f32, output_zero_point = 3 : i32} : (tensor<2x5x3xi8>, tensor<1x3xi8>) -> tensor<2x5x3xi8>
+func.func @prelu(%x: tensor<2x5x3xi8>, %a: tensor<1x3xi8>) -> tensor<2x5x3xi8> {
+  %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 2 : i32, input_scale = 0.05 : f32, input_zero_point = -1 : i32, output_scale = 0.04 : f32, output_zero_point = 3 : i32} : (tensor<2x5x3xi8>, tensor<1x3xi8>) -> tensor<2x5x3xi8>
+  return %0 : tensor<2x5x3xi8>
+}
