@@ -556,6 +556,28 @@ static void registerQNNOps(Evaluator &e) {
         return success();
       });
   e.registerOp(
+      "qnn.squared_difference",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<SquaredDifferenceOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::AddParams p = math::computeSquaredDifferenceParams(
+            op.getLhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getLhsZeroPoint()),
+            op.getRhsScale().convertToFloat(),
+            static_cast<int32_t>(op.getRhsZeroPoint()),
+            op.getOutputScale().convertToFloat(),
+            static_cast<int32_t>(op.getOutputZeroPoint()));
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] = math::squaredDifferenceQuantized(
+              in[0].ints[broadcastIndex(in[0], r.shape, i)],
+              in[1].ints[broadcastIndex(in[1], r.shape, i)], p, qmin, qmax,
+              toRoundingRule(op.getRounding()));
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.prelu",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

@@ -290,6 +290,40 @@ int64_t onnxAvgPoolOutput(float sum, int64_t count, float outScale,
   return std::clamp(static_cast<int64_t>(v), qmin, qmax);
 }
 
+AddParams computeSquaredDifferenceParams(float lhsScale, int32_t lhsZp,
+                                         float rhsScale, int32_t rhsZp,
+                                         float outputScale, int32_t outputZp) {
+  AddParams p;
+  p.lhsOffset = -lhsZp;
+  p.rhsOffset = -rhsZp;
+  p.outputOffset = outputZp;
+  p.leftShift = 7;
+  // As TFLite's Prepare: 2 * max in float32 (exact), the rest in double;
+  // (1 << 14) * output_scale is a float32 product (exact).
+  const double twiceMax = static_cast<double>(2.0f * std::max(lhsScale, rhsScale));
+  p.lhs = quantizeMultiplier(static_cast<double>(lhsScale) / twiceMax);
+  p.rhs = quantizeMultiplier(static_cast<double>(rhsScale) / twiceMax);
+  const float denominator = static_cast<float>(1 << 14) * outputScale;
+  p.output =
+      quantizeMultiplier(twiceMax * twiceMax / static_cast<double>(denominator));
+  return p;
+}
+
+int64_t squaredDifferenceQuantized(int64_t lhs, int64_t rhs,
+                                   const AddParams &p, int64_t qmin,
+                                   int64_t qmax, RoundingRule rule) {
+  int32_t a = static_cast<int32_t>(lhs + p.lhsOffset) * (1 << p.leftShift);
+  int32_t b = static_cast<int32_t>(rhs + p.rhsOffset) * (1 << p.leftShift);
+  int32_t diff = multiplyByQuantizedMultiplier(a, p.lhs, rule) -
+                 multiplyByQuantizedMultiplier(b, p.rhs, rule);
+  int32_t squared = diff * diff; // |diff| <= 255 * 2^7: fits
+  int64_t out =
+      static_cast<int64_t>(multiplyByQuantizedMultiplier(squared, p.output,
+                                                         rule)) +
+      p.outputOffset;
+  return std::clamp(out, qmin, qmax);
+}
+
 PReluParams computePReluParams(float inputScale, float alphaScale,
                                float outputScale) {
   // Float32 on purpose, as TFLite's PreluPrepare.

@@ -463,6 +463,21 @@ Model badTransposeConv() {
                             {1, 4, 4, 3}, false, ActivationFunctionType::NONE);
 }
 
+Model squaredDifference() {
+  // Every int8 value (input 1x16x16: feed 0..255) minus a constant [16]
+  // (-120, -100, ..., 180) broadcast over the last dimension, squared.
+  ModelWriter w;
+  std::vector<int8_t> rhs;
+  for (int i = 0; i < 16; ++i)
+    rhs.push_back(static_cast<int8_t>(-120 + 16 * i));
+  Quant rq = perTensor(0.08f, 3);
+  int r = w.constant<int8_t>("rhs", {16}, I8, rhs, &rq);
+  int in = w.activation("input", {1, 16, 16}, I8, perTensor(0.05f, -5));
+  int out = w.activation("output", {1, 16, 16}, I8, perTensor(0.2f, -120));
+  w.op(BuiltinOperator::SQUARED_DIFFERENCE, {in, r}, {out});
+  return w.finish({in}, {out});
+}
+
 Model prelu() {
   // Every int8 value (input 1x64x4: feed 0..255) against a per-channel alpha
   // [4] = (-8, 3, 40, -100) broadcast over the last dimension.
@@ -1205,6 +1220,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"leaky_relu", leakyRelu},
       {"elu", elu},
       {"prelu", prelu},
+      {"squared_difference", squaredDifference},
       {"transpose_conv_same", transposeConvSame},
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},

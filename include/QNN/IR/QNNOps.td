@@ -279,6 +279,18 @@ def QNN_MulOp : QNN_BinaryOp<"mul", [{
   let summary = "quantized elementwise multiplication";
 }
 
+def QNN_SquaredDifferenceOp : QNN_BinaryOp<"squared_difference", [{
+    TFLite's int8 SQUARED_DIFFERENCE: with `twice_max = 2 * max(lhs_scale,
+    rhs_scale)` and `left_shift = 7`, each input is shifted,
+    `x' = (x - zp) << 7`, rescaled by the multiplier of `scale / twice_max`,
+    the difference `d` of the two is squared in i32, `d * d` is rescaled by
+    the multiplier of `twice_max^2 / (2^14 * output_scale)`, plus the
+    output zero point, clamped. Only TFLite's rules (`tflite`,
+    `tflite_single`).
+  }]> {
+  let summary = "quantized elementwise squared difference";
+}
+
 def QNN_PReluOp : QNN_Op<"prelu", [Pure]> {
   let summary = "quantized parametric ReLU (a per-element alpha tensor)";
   let description = [{

@@ -172,6 +172,14 @@ AddParams computeAddParams(float lhsScale, int32_t lhsZp, float rhsScale,
 /// negated (evaluate with `addQuantized`).
 AddParams computeSubParams(float lhsScale, int32_t lhsZp, float rhsScale,
                            int32_t rhsZp, float outputScale, int32_t outputZp);
+/// TFLite's int8 SQUARED_DIFFERENCE: AddParams with left shift 7 and the
+/// output multiplier of twice_max^2 / (2^14 * output_scale).
+AddParams computeSquaredDifferenceParams(float lhsScale, int32_t lhsZp,
+                                         float rhsScale, int32_t rhsZp,
+                                         float outputScale, int32_t outputZp);
+int64_t squaredDifferenceQuantized(int64_t lhs, int64_t rhs,
+                                   const AddParams &p, int64_t qmin,
+                                   int64_t qmax, RoundingRule rule);
 /// TFLite's ADD with the rescales of `rule` (`TFLite` or `TFLiteSingle`).
 /// ONNX's QLinearAdd (ONNX Runtime's reference kernel, MLAS
 /// MlasQLinearAddKernelRawHelper): a = lhsScale * float(lhs - lhsZp) and

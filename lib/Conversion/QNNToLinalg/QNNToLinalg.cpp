@@ -1358,6 +1358,25 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
         out = arith::AddIOp::create(b, l, arith::FPToSIOp::create(b, l, i64, v),
                                     intConst(b, l, i64, outZp));
+      } else if constexpr (std::is_same_v<BinaryOp, SquaredDifferenceOp>) {
+        // qmath::squaredDifferenceQuantized.
+        qmath::AddParams p = qmath::computeSquaredDifferenceParams(
+            lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
+        Value a = arith::ShLIOp::create(
+            b, l,
+            arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
+            intConst(b, l, i32, p.leftShift));
+        Value c = arith::ShLIOp::create(
+            b, l,
+            arith::AddIOp::create(b, l, rhs, intConst(b, l, i32, p.rhsOffset)),
+            intConst(b, l, i32, p.leftShift));
+        Value diff = arith::SubIOp::create(b, l, mbqm(b, l, a, p.lhs),
+                                           mbqm(b, l, c, p.rhs));
+        Value squared = arith::MulIOp::create(b, l, diff, diff);
+        out = arith::AddIOp::create(
+            b, l,
+            arith::ExtSIOp::create(b, l, i64, mbqm(b, l, squared, p.output)),
+            intConst(b, l, i64, p.outputOffset));
       } else if constexpr (!std::is_same_v<BinaryOp, MulOp>) {
         // ADD, and SUB with the rhs multiplier negated.
         qmath::AddParams p =
@@ -2152,7 +2171,7 @@ struct ConvertQNNToLinalgPass
     patterns.add<RequantizeLowering, QuantizeLowering, DequantizeLowering,
                  PoolLowering<AvgPool2DOp>, PoolLowering<MaxPool2DOp>,
                  BinaryLowering<AddOp>, BinaryLowering<SubtractOp>,
-                 BinaryLowering<MulOp>,
+                 BinaryLowering<MulOp>, BinaryLowering<SquaredDifferenceOp>,
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,

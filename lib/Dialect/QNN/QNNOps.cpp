@@ -615,6 +615,19 @@ template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
 LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }
 
 LogicalResult AddOp::verify() { return verifyAddLike(*this); }
+LogicalResult SquaredDifferenceOp::verify() {
+  if (failed(verifyBinary(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  double twiceMax = 2.0 * std::max(getLhsScale().convertToDouble(),
+                                   getRhsScale().convertToDouble());
+  return verifyMultiplier(*this,
+                          "(2 * max(lhs_scale, rhs_scale))^2 / (2^14 * "
+                          "output_scale)",
+                          twiceMax * twiceMax /
+                              (16384.0 * getOutputScale().convertToDouble()));
+}
+
 LogicalResult MulOp::verify() {
   if (failed(verifyBinary(*this)))
     return failure();

@@ -1094,7 +1094,9 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
   };
   Value result = code == B::ADD   ? build(AddOp())
                  : code == B::SUB ? build(SubtractOp())
-                                  : build(MulOp());
+                 : code == B::SQUARED_DIFFERENCE
+                     ? build(SquaredDifferenceOp())
+                     : build(MulOp());
   FailureOr<Value> activated = applyActivation(result, act, output(0));
   if (failed(activated))
     return failure();
@@ -2483,6 +2485,7 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::ADD:
   case B::SUB:
   case B::MUL:
+  case B::SQUARED_DIFFERENCE:
     return [](Importer &i, B b) { return i.importBinary(b); };
   case B::AVERAGE_POOL_2D:
     return [](Importer &i, B) { return i.importPool(true); };

@@ -838,3 +838,19 @@ func.func @prelu_result_type(%x: tensor<1x4x3xi8>, %a: tensor<3xi8>) -> tensor<1
   %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 0 : i32, input_scale = 0.05 : f32, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 0 : i32} : (tensor<1x4x3xi8>, tensor<3xi8>) -> tensor<1x4x3xui8>
   return %0 : tensor<1x4x3xui8>
 }
+
+// -----
+
+func.func @squared_difference_onnx(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.squared_difference' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.squared_difference %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @squared_difference_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.squared_difference' op rescale multiplier (2 * max(lhs_scale, rhs_scale))^2 / (2^14 * output_scale)}}
+  %0 = qnn.squared_difference %a, %b {lhs_scale = 1.0e20 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-20 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
