@@ -217,8 +217,12 @@ private:
   FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
                                      const QParams &yq, bool channelsLast);
   LogicalResult importQDQBinary(bool mul);
-  LogicalResult importQLinearActivation();
-  LogicalResult importQDQActivation();
+  LogicalResult importActivation(bool qlinear);
+  LogicalResult importUnary(
+      bool qlinear,
+      llvm::function_ref<FailureOr<Value>(Value, const QParams &,
+                                          const QParams &)>
+          emit);
   FailureOr<Value> emitActivation(StringRef kind, Value x, const QParams &xq,
                                   const QParams &yq);
   FailureOr<Value> emitBinary(bool mul, Value a, const QParams &aq, Value b,
@@ -1393,53 +1397,6 @@ FailureOr<Value> Importer::emitGlobalAvgPool(Value x, const QParams &xq,
       .getResult();
 }
 
-/// com.microsoft.QLinearGlobalAveragePool (X, x_scale, x_zp, y_scale, y_zp;
-/// channels_last) or DequantizeLinear -> GlobalAveragePool ->
-/// QuantizeLinear: qnn.global_avg_pool, ONNX Runtime's arithmetic.
-LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
-  if (qlinear) {
-    if (failed(checkArity(4, 5, 1)))
-      return failure();
-    FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
-    FailureOr<Value> x = getValue(input(0));
-    if (failed(channelsLast) || failed(x))
-      return failure();
-    int32_t storage =
-        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
-    FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "x");
-    FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "y");
-    if (failed(xq) || failed(yq))
-      return failure();
-    FailureOr<Value> y = emitGlobalAvgPool(*x, *xq, *yq, *channelsLast != 0);
-    if (failed(y))
-      return failure();
-    return setOutput(0, *y);
-  }
-  if (failed(checkArity(1, 1, 1)))
-    return failure();
-  auto it = lazy.find(input(0));
-  const onnx::NodeProto *activation = nullptr;
-  int actIndex = -1;
-  int next = it != lazy.end()
-                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
-                 : -1;
-  if (next < 0 || activation) {
-    error() << "float GlobalAveragePool is supported in QDQ form only: a "
-               "DequantizeLinear input and one QuantizeLinear consumer";
-    return failure();
-  }
-  Lazy l = it->second;
-  FailureOr<QParams> yq = quantizeParams(graph->node(next));
-  FailureOr<Value> x = getValue(l.input);
-  if (failed(yq) || failed(x))
-    return failure();
-  FailureOr<Value> y = emitGlobalAvgPool(*x, l.q, *yq, false);
-  if (failed(y))
-    return failure();
-  done.insert(next);
-  return bindNodeOutput(next, *y);
-}
-
 /// AveragePool / QLinearAveragePool as ONNX Runtime computes it: a window
 /// covering the whole (unpadded) image takes its integer global-pool path
 /// (qnn.global_avg_pool), any other the float32 window sum
@@ -1517,52 +1474,6 @@ FailureOr<Value> Importer::emitAveragePool(Value x, const QParams &xq,
              builder.getBoolAttr(*includePad != 0),
              RoundingAttr::get(context, Rounding::onnx))
       .getResult();
-}
-
-/// com.microsoft.QLinearAveragePool (X, x_scale, x_zp, y_scale, y_zp;
-/// channels_last) or DequantizeLinear -> AveragePool -> QuantizeLinear.
-LogicalResult Importer::importAveragePool(bool qlinear) {
-  if (qlinear) {
-    if (failed(checkArity(4, 5, 1)))
-      return failure();
-    FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
-    FailureOr<Value> x = getValue(input(0));
-    if (failed(channelsLast) || failed(x))
-      return failure();
-    int32_t storage =
-        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
-    FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "x");
-    FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "y");
-    if (failed(xq) || failed(yq))
-      return failure();
-    FailureOr<Value> y = emitAveragePool(*x, *xq, *yq, *channelsLast != 0);
-    if (failed(y))
-      return failure();
-    return setOutput(0, *y);
-  }
-  if (failed(checkArity(1, 1, 1)))
-    return failure();
-  auto it = lazy.find(input(0));
-  const onnx::NodeProto *activation = nullptr;
-  int actIndex = -1;
-  int next = it != lazy.end()
-                 ? findQuantizeConsumer(node->output(0), activation, actIndex)
-                 : -1;
-  if (next < 0 || activation) {
-    error() << "float AveragePool is supported in QDQ form only: a "
-               "DequantizeLinear input and one QuantizeLinear consumer";
-    return failure();
-  }
-  Lazy l = it->second;
-  FailureOr<QParams> yq = quantizeParams(graph->node(next));
-  FailureOr<Value> x = getValue(l.input);
-  if (failed(yq) || failed(x))
-    return failure();
-  FailureOr<Value> y = emitAveragePool(*x, l.q, *yq, false);
-  if (failed(y))
-    return failure();
-  done.insert(next);
-  return bindNodeOutput(next, *y);
 }
 
 /// com.microsoft.QLinearAdd and QLinearMul: A, A_scale, A_zp, B, B_scale,
@@ -1673,30 +1584,32 @@ FailureOr<Value> Importer::emitActivation(StringRef kind, Value x,
       .getResult();
 }
 
-/// com.microsoft.QLinearSigmoid and QLinearLeakyRelu: X, X_scale, X_zp,
-/// Y_scale, Y_zp (zero points optional).
-LogicalResult Importer::importQLinearActivation() {
-  if (failed(checkArity(4, 5, 1)))
-    return failure();
-  FailureOr<Value> x = getValue(input(0));
-  if (failed(x))
-    return failure();
-  int32_t storage =
-      typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
-  FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "X");
-  FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "Y");
-  if (failed(xq) || failed(yq))
-    return failure();
-  StringRef kind = StringRef(node->op_type()).drop_front(strlen("QLinear"));
-  FailureOr<Value> y = emitActivation(kind, *x, *xq, *yq);
-  if (failed(y))
-    return failure();
-  return setOutput(0, *y);
-}
-
-/// DequantizeLinear -> Sigmoid | HardSwish | LeakyRelu | Elu ->
-/// QuantizeLinear.
-LogicalResult Importer::importQDQActivation() {
+/// The two forms of a quantized unary operator: com.microsoft.QLinearX (X,
+/// X_scale, X_zero_point, Y_scale, Y_zero_point; zero points optional) or
+/// DequantizeLinear -> X -> QuantizeLinear. `emit` builds the qnn op from
+/// the integer input and the two parameter sets.
+LogicalResult Importer::importUnary(
+    bool qlinear,
+    llvm::function_ref<FailureOr<Value>(Value, const QParams &,
+                                        const QParams &)>
+        emit) {
+  if (qlinear) {
+    if (failed(checkArity(4, 5, 1)))
+      return failure();
+    FailureOr<Value> x = getValue(input(0));
+    if (failed(x))
+      return failure();
+    int32_t storage =
+        typeOf(*x).getElementType().isUnsignedInteger(8) ? kUInt8 : kInt8;
+    FailureOr<QParams> xq = readQParams(input(1), input(2), storage, 1, "X");
+    FailureOr<QParams> yq = readQParams(input(3), input(4), storage, 1, "Y");
+    if (failed(xq) || failed(yq))
+      return failure();
+    FailureOr<Value> y = emit(*x, *xq, *yq);
+    if (failed(y))
+      return failure();
+    return setOutput(0, *y);
+  }
   if (failed(checkArity(1, 1, 1)))
     return failure();
   auto it = lazy.find(input(0));
@@ -1716,11 +1629,46 @@ LogicalResult Importer::importQDQActivation() {
   FailureOr<Value> x = getValue(l.input);
   if (failed(yq) || failed(x))
     return failure();
-  FailureOr<Value> y = emitActivation(node->op_type(), *x, l.q, *yq);
+  FailureOr<Value> y = emit(*x, l.q, *yq);
   if (failed(y))
     return failure();
   done.insert(next);
   return bindNodeOutput(next, *y);
+}
+
+/// QLinearGlobalAveragePool / GlobalAveragePool: qnn.global_avg_pool,
+/// ONNX Runtime's arithmetic (`channels_last` for the contrib op).
+LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
+  FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
+  if (failed(channelsLast))
+    return failure();
+  return importUnary(qlinear, [&](Value x, const QParams &xq,
+                                  const QParams &yq) {
+    return emitGlobalAvgPool(x, xq, yq, *channelsLast != 0);
+  });
+}
+
+/// QLinearAveragePool / AveragePool (see emitAveragePool).
+LogicalResult Importer::importAveragePool(bool qlinear) {
+  FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
+  if (failed(channelsLast))
+    return failure();
+  return importUnary(qlinear, [&](Value x, const QParams &xq,
+                                  const QParams &yq) {
+    return emitAveragePool(x, xq, yq, *channelsLast != 0);
+  });
+}
+
+/// QLinearSigmoid / QLinearLeakyRelu and QDQ Sigmoid / HardSwish /
+/// LeakyRelu / Elu: the table activations (see emitActivation).
+LogicalResult Importer::importActivation(bool qlinear) {
+  StringRef kind = node->op_type();
+  if (qlinear)
+    kind = kind.drop_front(strlen("QLinear"));
+  return importUnary(qlinear, [&](Value x, const QParams &xq,
+                                  const QParams &yq) {
+    return emitActivation(kind, x, xq, yq);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -2303,7 +2251,7 @@ LogicalResult Importer::importNode() {
     if (op == "QLinearAveragePool")
       return importAveragePool(/*qlinear=*/true);
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu")
-      return importQLinearActivation();
+      return importActivation(/*qlinear=*/true);
     if (op == "QLinearGlobalAveragePool")
       return importGlobalAveragePool(/*qlinear=*/true);
   }
@@ -2313,7 +2261,7 @@ LogicalResult Importer::importNode() {
     return importQDQBinary(op == "Mul");
   if (op == "Sigmoid" || op == "HardSwish" || op == "LeakyRelu" ||
       op == "Elu")
-    return importQDQActivation();
+    return importActivation(/*qlinear=*/false);
   if (op == "AveragePool")
     return importAveragePool(/*qlinear=*/false);
   if (op == "GlobalAveragePool")
