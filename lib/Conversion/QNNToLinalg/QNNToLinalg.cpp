@@ -1256,6 +1256,21 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
                     : emitMultiplyByQuantizedMultiplier(b, l, x, multiplier,
                                                         left, right);
     };
+    // TFLite's ADD-style operand scaling: (x + offset) << left_shift, then
+    // the operand's multiplier.
+    auto scaledOperands = [&](OpBuilder &b, Location l, Value lhs, Value rhs,
+                              const qmath::AddParams &p) {
+      Type i32 = b.getI32Type();
+      auto scale = [&](Value x, int32_t offset,
+                       qmath::QuantizedMultiplier m) {
+        Value shifted = arith::ShLIOp::create(
+            b, l, arith::AddIOp::create(b, l, x, intConst(b, l, i32, offset)),
+            intConst(b, l, i32, p.leftShift));
+        return mbqm(b, l, shifted, m);
+      };
+      return std::make_pair(scale(lhs, p.lhsOffset, p.lhs),
+                            scale(rhs, p.rhsOffset, p.rhs));
+    };
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
       Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
@@ -1362,16 +1377,8 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         // qmath::squaredDifferenceQuantized.
         qmath::AddParams p = qmath::computeSquaredDifferenceParams(
             lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
-        Value a = arith::ShLIOp::create(
-            b, l,
-            arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
-            intConst(b, l, i32, p.leftShift));
-        Value c = arith::ShLIOp::create(
-            b, l,
-            arith::AddIOp::create(b, l, rhs, intConst(b, l, i32, p.rhsOffset)),
-            intConst(b, l, i32, p.leftShift));
-        Value diff = arith::SubIOp::create(b, l, mbqm(b, l, a, p.lhs),
-                                           mbqm(b, l, c, p.rhs));
+        auto [a, c] = scaledOperands(b, l, lhs, rhs, p);
+        Value diff = arith::SubIOp::create(b, l, a, c);
         Value squared = arith::MulIOp::create(b, l, diff, diff);
         out = arith::AddIOp::create(
             b, l,
@@ -1382,16 +1389,8 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         qmath::AddParams p =
             (subtract ? qmath::computeSubParams : qmath::computeAddParams)(
                 lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
-        Value a = arith::ShLIOp::create(
-            b, l,
-            arith::AddIOp::create(b, l, lhs, intConst(b, l, i32, p.lhsOffset)),
-            intConst(b, l, i32, p.leftShift));
-        Value c = arith::ShLIOp::create(
-            b, l,
-            arith::AddIOp::create(b, l, rhs, intConst(b, l, i32, p.rhsOffset)),
-            intConst(b, l, i32, p.leftShift));
-        Value sum = arith::AddIOp::create(b, l, mbqm(b, l, a, p.lhs),
-                                          mbqm(b, l, c, p.rhs));
+        auto [a, c] = scaledOperands(b, l, lhs, rhs, p);
+        Value sum = arith::AddIOp::create(b, l, a, c);
         out = arith::AddIOp::create(
             b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, sum, p.output)),
             intConst(b, l, i64, p.outputOffset));

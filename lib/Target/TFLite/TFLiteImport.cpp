@@ -141,6 +141,8 @@ private:
 
   LogicalResult importConv(bool depthwise);
   LogicalResult importTransposeConv();
+  FailureOr<int32_t> filterZeroPoint(int32_t index, const QuantParams &q,
+                                     int64_t dimension, int64_t channels);
   LogicalResult importPRelu();
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
@@ -707,6 +709,30 @@ static std::optional<int32_t> uniformZeroPoint(const QuantParams &q) {
   return static_cast<int32_t>(q.zeroPoints[0]);
 }
 
+/// The one zero point of a convolution filter quantized per tensor or per
+/// output channel (along `dimension`, `channels` of them).
+FailureOr<int32_t> Importer::filterZeroPoint(int32_t index,
+                                             const QuantParams &q,
+                                             int64_t dimension,
+                                             int64_t channels) {
+  if (!q.isPerTensor() &&
+      (q.dimension != dimension ||
+       static_cast<int64_t>(q.scales.size()) != channels)) {
+    error() << "filter " << tensorDesc(input(index))
+            << " is quantized per channel along dimension " << q.dimension
+            << "; expected the output-channel dimension " << dimension;
+    return failure();
+  }
+  std::optional<int32_t> zp = uniformZeroPoint(q);
+  if (!zp) {
+    error() << "filter " << tensorDesc(input(index))
+            << " has differing per-channel zero points; only one weight "
+               "zero point is supported";
+    return failure();
+  }
+  return *zp;
+}
+
 LogicalResult Importer::importConv(bool depthwise) {
   if (failed(checkArity(2, 3, 1)))
     return failure();
@@ -788,22 +814,10 @@ LogicalResult Importer::importConv(bool depthwise) {
   FailureOr<QuantParams> wQuant = getQuant(input(1));
   if (failed(inQuant) || failed(wQuant))
     return failure();
-  if (!wQuant->isPerTensor() &&
-      (wQuant->dimension != (depthwise ? 3 : 0) ||
-       static_cast<int64_t>(wQuant->scales.size()) != outChannels)) {
-    error() << "filter " << tensorDesc(input(1)) << " is quantized per channel "
-            << "along dimension " << wQuant->dimension
-            << "; expected the output-channel dimension "
-            << (depthwise ? 3 : 0);
+  FailureOr<int32_t> wZp =
+      filterZeroPoint(1, *wQuant, depthwise ? 3 : 0, outChannels);
+  if (failed(wZp))
     return failure();
-  }
-  std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
-  if (!wZp) {
-    error() << "filter " << tensorDesc(input(1))
-            << " has differing per-channel "
-            << "zero points; only one weight zero point is supported";
-    return failure();
-  }
   FailureOr<Value> in = getValue(input(0));
   FailureOr<Value> w = getValue(input(1));
   if (failed(in) || failed(w))
@@ -906,20 +920,9 @@ LogicalResult Importer::importTransposeConv() {
   FailureOr<QuantParams> wQuant = getQuant(input(1));
   if (failed(inQuant) || failed(wQuant))
     return failure();
-  if (!wQuant->isPerTensor() &&
-      (wQuant->dimension != 0 ||
-       static_cast<int64_t>(wQuant->scales.size()) != o)) {
-    error() << "filter " << tensorDesc(input(1)) << " is quantized per channel "
-            << "along dimension " << wQuant->dimension
-            << "; expected the output-channel dimension 0";
+  FailureOr<int32_t> wZp = filterZeroPoint(1, *wQuant, 0, o);
+  if (failed(wZp))
     return failure();
-  }
-  std::optional<int32_t> wZp = uniformZeroPoint(*wQuant);
-  if (!wZp) {
-    error() << "filter " << tensorDesc(input(1))
-            << " has differing per-channel zero points";
-    return failure();
-  }
   FailureOr<DenseElementsAttr> weights = getConstant(input(1), true);
   FailureOr<Value> in = getValue(input(2));
   if (failed(weights) || failed(in))
