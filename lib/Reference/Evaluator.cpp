@@ -556,6 +556,29 @@ static void registerQNNOps(Evaluator &e) {
         return success();
       });
   e.registerOp(
+      "qnn.batch_matmul",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<BatchMatMulOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        size_t rank = r.shape.size();
+        int64_t m = r.shape[rank - 2], n = r.shape[rank - 1];
+        int64_t k = in[0].shape[rank - 1];
+        int64_t batches = r.numElements() / std::max<int64_t>(m * n, 1);
+        int64_t lzp = op.getLhsZeroPoint(), rzp = op.getRhsZeroPoint();
+        for (int64_t b = 0; b < batches; ++b)
+          for (int64_t i = 0; i < m; ++i)
+            for (int64_t j = 0; j < n; ++j) {
+              int64_t acc = 0;
+              for (int64_t t = 0; t < k; ++t)
+                acc += (in[0].ints[(b * m + i) * k + t] - lzp) *
+                       (in[1].ints[(b * k + t) * n + j] - rzp);
+              r.ints[(b * m + i) * n + j] = wrapToType(acc, r.elementType);
+            }
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.squared_difference",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

@@ -463,6 +463,19 @@ Model badTransposeConv() {
                             {1, 4, 4, 3}, false, ActivationFunctionType::NONE);
 }
 
+/// BATCH_MATMUL of two activations [2, 3, 4, 5] x [2, 3, 6, 5] with adj_y
+/// (the rhs transposed): [2, 3, 4, 6].
+Model batchMatMul() {
+  ModelWriter w;
+  int lhs = w.activation("lhs", {2, 3, 4, 5}, I8, perTensor(0.04f, -6));
+  int rhs = w.activation("rhs", {2, 3, 6, 5}, I8, perTensor(0.03f, 9));
+  int out = w.activation("output", {2, 3, 4, 6}, I8, perTensor(0.3f, -2));
+  w.op(BuiltinOperator::BATCH_MATMUL, {lhs, rhs}, {out},
+       BuiltinOptions::BatchMatMulOptions,
+       tfl::CreateBatchMatMulOptions(w.fbb, false, true).Union());
+  return w.finish({lhs, rhs}, {out});
+}
+
 Model squaredDifference() {
   // Every int8 value (input 1x16x16: feed 0..255) minus a constant [16]
   // (-120, -100, ..., 180) broadcast over the last dimension, squared.
@@ -1221,6 +1234,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"elu", elu},
       {"prelu", prelu},
       {"squared_difference", squaredDifference},
+      {"batch_matmul", batchMatMul},
       {"transpose_conv_same", transposeConvSame},
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},

@@ -217,6 +217,27 @@ def QNN_DenseOp : QNN_Op<"dense", [Pure]> {
   ];
 }
 
+def QNN_BatchMatMulOp : QNN_Op<"batch_matmul", [Pure]> {
+  let summary = "quantized batched matrix product of two activations";
+  let description = [{
+    `out[..., m, n] = sum_k (lhs[..., m, k] - lhs_zero_point) *
+    (rhs[..., k, n] - rhs_zero_point)` accumulated in i32, for every index of
+    the leading (batch) dimensions, which are equal in both operands and the
+    result. The real scale of the result is `lhs_scale * rhs_scale` (kept
+    here, like a convolution's input and weight scales, for an accelerator
+    that wants them); a `qnn.requantize` follows. TFLite's BATCH_MATMUL and
+    TVM's `qnn.batch_matmul` (with the rhs transposed) compute this.
+  }];
+  let arguments = (ins QNN_QTensor8:$lhs, QNN_QTensor8:$rhs,
+                       F32Attr:$lhs_scale, I32Attr:$lhs_zero_point,
+                       F32Attr:$rhs_scale, I32Attr:$rhs_zero_point);
+  let results = (outs QNN_AccTensor:$output);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Elementwise binary
 //===----------------------------------------------------------------------===//

@@ -1420,6 +1420,100 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
   }
 };
 
+/// qnn.batch_matmul: the batch dimensions collapsed into one, then an i32
+/// contraction over (b, m, n | k) of the zero-point-centred operands.
+struct BatchMatMulLowering : OpConversionPattern<BatchMatMulOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(BatchMatMulOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto lhsType = op.getLhs().getType();
+    auto rhsType = op.getRhs().getType();
+    auto resultType = op.getOutput().getType();
+    if (!lhsType.hasStaticShape() || !rhsType.hasStaticShape() ||
+        !resultType.hasStaticShape())
+      return op.emitOpError("lowering needs static shapes");
+    int64_t rank = resultType.getRank();
+    // [..., X, Y] <-> [B, X, Y].
+    auto to3D = [&](Value v, RankedTensorType type) -> Value {
+      int64_t batch = 1;
+      for (int64_t d = 0; d < rank - 2; ++d)
+        batch *= type.getDimSize(d);
+      auto flat = RankedTensorType::get(
+          {batch, type.getDimSize(rank - 2), type.getDimSize(rank - 1)},
+          type.getElementType());
+      if (rank == 3)
+        return v;
+      if (rank == 2)
+        return tensor::ExpandShapeOp::create(
+            rewriter, loc, flat, v,
+            SmallVector<ReassociationIndices>{{0, 1}, {2}});
+      ReassociationIndices lead;
+      for (int64_t d = 0; d < rank - 2; ++d)
+        lead.push_back(d);
+      return tensor::CollapseShapeOp::create(
+          rewriter, loc, flat, v,
+          SmallVector<ReassociationIndices>{lead, {rank - 2}, {rank - 1}});
+    };
+    Value lhs = to3D(adaptor.getLhs(), lhsType);
+    Value rhs = to3D(adaptor.getRhs(), rhsType);
+    int64_t batch = 1;
+    for (int64_t dim = 0; dim < rank - 2; ++dim)
+      batch *= resultType.getDimSize(dim);
+    auto flatResult = RankedTensorType::get(
+        {batch, resultType.getDimSize(rank - 2),
+         resultType.getDimSize(rank - 1)},
+        rewriter.getI32Type());
+    Value init = emptyFilled(rewriter, loc, flatResult.getShape(),
+                             rewriter.getI32Type(), 0);
+    bool lhsUnsigned = isUnsignedElement(lhsType);
+    bool rhsUnsigned = isUnsignedElement(rhsType);
+    int32_t lzp = static_cast<int32_t>(op.getLhsZeroPoint());
+    int32_t rzp = static_cast<int32_t>(op.getRhsZeroPoint());
+    MLIRContext *ctx = rewriter.getContext();
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    // Loops: b, m, n | k.
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
+        AffineMap::get(4, 0, {d(0), d(3), d(2)}, ctx),
+        AffineMap::get(4, 0, {d(0), d(1), d(2)}, ctx)};
+    Value flat =
+        linalg::GenericOp::create(
+            rewriter, loc, TypeRange{flatResult}, ValueRange{lhs, rhs},
+            ValueRange{init}, maps, iterators(3, 1),
+            [&](OpBuilder &b, Location l, ValueRange args) {
+              Type i32 = b.getI32Type();
+              Value a = arith::SubIOp::create(
+                  b, l, extendTo(b, l, args[0], i32, lhsUnsigned),
+                  intConst(b, l, i32, lzp));
+              Value c = arith::SubIOp::create(
+                  b, l, extendTo(b, l, args[1], i32, rhsUnsigned),
+                  intConst(b, l, i32, rzp));
+              Value sum = arith::AddIOp::create(
+                  b, l, args[2], arith::MulIOp::create(b, l, a, c));
+              linalg::YieldOp::create(b, l, sum);
+            })
+            .getResult(0);
+    Value result = flat;
+    if (rank == 2) {
+      result = tensor::CollapseShapeOp::create(
+          rewriter, loc, resultType, flat,
+          SmallVector<ReassociationIndices>{{0, 1}, {2}});
+    } else if (rank > 3) {
+      ReassociationIndices lead;
+      for (int64_t dim = 0; dim < rank - 2; ++dim)
+        lead.push_back(dim);
+      result = tensor::ExpandShapeOp::create(
+          rewriter, loc, resultType, flat,
+          SmallVector<ReassociationIndices>{lead, {rank - 2}, {rank - 1}});
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 /// qnn.prelu: TFLite's two rescales (qmath::preluQuantized), the alpha
 /// operand broadcast through its indexing map.
 struct PReluLowering : OpConversionPattern<PReluOp> {
@@ -2175,7 +2269,7 @@ struct ConvertQNNToLinalgPass
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,
                  TableActivationLowering<EluOp>, RescaleAvgPoolLowering,
-                 PReluLowering,
+                 PReluLowering, BatchMatMulLowering,
                  TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
                  ConcatenateLowering, UnsignedCastLowering,
                  UnsignedClampLowering,

@@ -504,6 +504,44 @@ void DenseOp::build(OpBuilder &builder, OperationState &state, Value input,
         builder.getI32IntegerAttr(weightZeroPoint));
 }
 
+LogicalResult BatchMatMulOp::verify() {
+  auto lhsType = getLhs().getType();
+  auto rhsType = getRhs().getType();
+  auto resultType = getOutput().getType();
+  int64_t rank = resultType.getRank();
+  if (rank < 2 || lhsType.getRank() != rank || rhsType.getRank() != rank)
+    return emitOpError() << "expects operands and result of one rank >= 2, "
+                            "got "
+                         << lhsType << ", " << rhsType << " and "
+                         << resultType;
+  if (failed(verifyScale(*this, "lhs_scale", getLhsScale().convertToFloat())) ||
+      failed(verifyScale(*this, "rhs_scale", getRhsScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "lhs_zero_point", getLhsZeroPoint(),
+                             lhsType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "rhs_zero_point", getRhsZeroPoint(),
+                             rhsType.getElementType())))
+    return failure();
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (dimsDiffer(lhsType.getDimSize(d), rhsType.getDimSize(d)) ||
+        dimsDiffer(lhsType.getDimSize(d), resultType.getDimSize(d)))
+      return emitOpError() << "batch dimension " << d
+                           << " differs between " << lhsType << ", "
+                           << rhsType << " and " << resultType;
+  if (dimsDiffer(lhsType.getDimSize(rank - 1), rhsType.getDimSize(rank - 2)))
+    return emitOpError() << "lhs " << lhsType << " has "
+                         << lhsType.getDimSize(rank - 1)
+                         << " columns but rhs " << rhsType << " has "
+                         << rhsType.getDimSize(rank - 2) << " rows";
+  if (dimsDiffer(resultType.getDimSize(rank - 2),
+                 lhsType.getDimSize(rank - 2)) ||
+      dimsDiffer(resultType.getDimSize(rank - 1),
+                 rhsType.getDimSize(rank - 1)))
+    return emitOpError() << "result " << resultType
+                         << " must be [..., M, N] for lhs " << lhsType
+                         << " and rhs " << rhsType;
+  return success();
+}
+
 LogicalResult DenseOp::verify() {
   auto inputType = getInput().getType();
   auto weightType = getWeight().getType();

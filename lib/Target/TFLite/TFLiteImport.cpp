@@ -144,6 +144,7 @@ private:
   FailureOr<int32_t> filterZeroPoint(int32_t index, const QuantParams &q,
                                      int64_t dimension, int64_t channels);
   LogicalResult importPRelu();
+  LogicalResult importBatchMatMul();
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
   LogicalResult importPool(bool average);
@@ -1974,6 +1975,92 @@ LogicalResult Importer::importUnpackOrSplitV(bool unpack) {
 /// converter gives both inputs and the output the same parameters), with
 /// NumPy broadcasting: tosa.maximum / tosa.minimum, the lower-rank operand
 /// reshaped with leading 1s.
+/// BATCH_MATMUL (int8/uint8, per-tensor): qnn.batch_matmul of the
+/// operands (adj_x / adj_y as tosa.transpose of the last two dimensions),
+/// then qnn.requantize with input scale lhs_scale * rhs_scale (TFLite's
+/// GetQuantizedConvolutionMultipler). The batch dimensions must be equal
+/// (TFLite also broadcasts them).
+LogicalResult Importer::importBatchMatMul() {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  const auto *opts = currentOp->builtin_options_as_BatchMatMulOptions();
+  bool adjX = opts && opts->adj_x(), adjY = opts && opts->adj_y();
+  FailureOr<RankedTensorType> lType = getType(input(0));
+  FailureOr<RankedTensorType> rType = getType(input(1));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(lType) || failed(rType) || failed(outType))
+    return failure();
+  int64_t rank = outType->getRank();
+  if (rank < 2 || lType->getRank() != rank || rType->getRank() != rank ||
+      !lType->getElementType().isInteger(8) ||
+      lType->getElementType() != rType->getElementType() ||
+      lType->getElementType() != outType->getElementType()) {
+    error() << "operands " << *lType << ", " << *rType << " and output "
+            << *outType
+            << " must be 8-bit of one type and one rank >= 2 (batch "
+               "dimensions are not broadcast)";
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> lq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> rq = getPerTensor(input(1));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> lhs = getValue(input(0));
+  FailureOr<Value> rhs = getValue(input(1));
+  if (failed(lq) || failed(rq) || failed(oq) || failed(lhs) || failed(rhs))
+    return failure();
+  auto transposeLast = [&](Value v) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    SmallVector<int32_t> perm;
+    SmallVector<int64_t> shape(type.getShape());
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(static_cast<int32_t>(d));
+    std::swap(perm[rank - 1], perm[rank - 2]);
+    std::swap(shape[rank - 1], shape[rank - 2]);
+    return tosa::TransposeOp::create(
+               builder, opLoc, RankedTensorType::get(shape, type.getElementType()),
+               v, builder.getDenseI32ArrayAttr(perm))
+        .getResult();
+  };
+  Value l = adjX ? transposeLast(*lhs) : *lhs;
+  Value r = adjY ? transposeLast(*rhs) : *rhs;
+  auto lt = cast<RankedTensorType>(l.getType());
+  auto rt = cast<RankedTensorType>(r.getType());
+  SmallVector<int64_t> accShape(outType->getShape());
+  for (int64_t d = 0; d < rank - 2; ++d)
+    if (lt.getDimSize(d) != rt.getDimSize(d) ||
+        lt.getDimSize(d) != outType->getDimSize(d)) {
+      error() << "batch dimensions of " << lt << " and " << rt
+              << " differ from the output " << *outType
+              << " (broadcast batch dimensions are not supported)";
+      return failure();
+    }
+  if (lt.getDimSize(rank - 1) != rt.getDimSize(rank - 2) ||
+      outType->getDimSize(rank - 2) != lt.getDimSize(rank - 2) ||
+      outType->getDimSize(rank - 1) != rt.getDimSize(rank - 1)) {
+    error() << "operands " << lt << " x " << rt << " (after adj_x = " << adjX
+            << ", adj_y = " << adjY << ") do not give the output " << *outType;
+    return failure();
+  }
+  auto accType = RankedTensorType::get(accShape, builder.getI32Type());
+  Value acc = BatchMatMulOp::create(builder, opLoc, accType, l, r,
+                                    builder.getF32FloatAttr(lq->first),
+                                    builder.getI32IntegerAttr(lq->second),
+                                    builder.getF32FloatAttr(rq->first),
+                                    builder.getI32IntegerAttr(rq->second))
+                  .getResult();
+  double scale =
+      static_cast<double>(lq->first) * static_cast<double>(rq->first);
+  Value result =
+      RequantizeOp::create(builder, opLoc, *outType, acc,
+                           builder.getDenseF64ArrayAttr({scale}),
+                           builder.getI32IntegerAttr(0),
+                           builder.getF32FloatAttr(oq->first),
+                           builder.getI32IntegerAttr(oq->second),
+                           IntegerAttr(), roundingAttr())
+          .getResult();
+  return setOutput(0, result);
+}
+
 /// PRELU (input, alpha): qnn.prelu, alpha broadcast to the input (NumPy's
 /// rule; TFLite converters write it as [1, ..., C]).
 LogicalResult Importer::importPRelu() {
@@ -2483,6 +2570,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importTransposeConv(); };
   case B::PRELU:
     return [](Importer &i, B) { return i.importPRelu(); };
+  case B::BATCH_MATMUL:
+    return [](Importer &i, B) { return i.importBatchMatMul(); };
   case B::FULLY_CONNECTED:
     return [](Importer &i, B) { return i.importFullyConnected(); };
   case B::ADD:

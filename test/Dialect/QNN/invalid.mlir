@@ -854,3 +854,27 @@ func.func @squared_difference_multiplier(%a: tensor<4xi8>, %b: tensor<4xi8>) -> 
   %0 = qnn.squared_difference %a, %b {lhs_scale = 1.0e20 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.5 : f32, rhs_zero_point = 0 : i32, output_scale = 1.0e-20 : f32, output_zero_point = 0 : i32} : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// -----
+
+func.func @batch_matmul_inner(%a: tensor<2x4x5xi8>, %b: tensor<2x6x3xi8>) -> tensor<2x4x3xi32> {
+  // expected-error @+1 {{'qnn.batch_matmul' op lhs 'tensor<2x4x5xi8>' has 5 columns but rhs 'tensor<2x6x3xi8>' has 6 rows}}
+  %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.1 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.1 : f32, rhs_zero_point = 0 : i32} : (tensor<2x4x5xi8>, tensor<2x6x3xi8>) -> tensor<2x4x3xi32>
+  return %0 : tensor<2x4x3xi32>
+}
+
+// -----
+
+func.func @batch_matmul_batch(%a: tensor<2x4x5xi8>, %b: tensor<3x5x3xi8>) -> tensor<2x4x3xi32> {
+  // expected-error @+1 {{'qnn.batch_matmul' op batch dimension 0 differs between 'tensor<2x4x5xi8>', 'tensor<3x5x3xi8>' and 'tensor<2x4x3xi32>'}}
+  %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.1 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.1 : f32, rhs_zero_point = 0 : i32} : (tensor<2x4x5xi8>, tensor<3x5x3xi8>) -> tensor<2x4x3xi32>
+  return %0 : tensor<2x4x3xi32>
+}
+
+// -----
+
+func.func @batch_matmul_zero_point(%a: tensor<4x5xui8>, %b: tensor<5x3xui8>) -> tensor<4x3xi32> {
+  // expected-error @+1 {{'qnn.batch_matmul' op 'rhs_zero_point' 300 is outside the range [0, 255] of element type ui8}}
+  %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.1 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.1 : f32, rhs_zero_point = 300 : i32} : (tensor<4x5xui8>, tensor<5x3xui8>) -> tensor<4x3xi32>
+  return %0 : tensor<4x3xi32>
+}

@@ -210,3 +210,12 @@ func.func @prelu(%x: tensor<2x5x3xi8>, %a: tensor<1x3xi8>) -> tensor<2x5x3xi8> {
   %0 = qnn.prelu %x, %a {alpha_scale = 0.01 : f32, alpha_zero_point = 2 : i32, input_scale = 0.05 : f32, input_zero_point = -1 : i32, output_scale = 0.04 : f32, output_zero_point = 3 : i32} : (tensor<2x5x3xi8>, tensor<1x3xi8>) -> tensor<2x5x3xi8>
   return %0 : tensor<2x5x3xi8>
 }
+
+// -----
+
+// CHECK-LABEL: func @batch_matmul
+// CHECK: qnn.batch_matmul %{{.*}}, %{{.*}} {lhs_scale = 5.000000e-01 : f32, lhs_zero_point = 3 : i32, rhs_scale = 2.500000e-01 : f32, rhs_zero_point = 128 : i32} : (tensor<4x5xui8>, tensor<5x3xui8>) -> tensor<4x3xi32>
+func.func @batch_matmul(%a: tensor<4x5xui8>, %b: tensor<5x3xui8>) -> tensor<4x3xi32> {
+  %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = 128 : i32} : (tensor<4x5xui8>, tensor<5x3xui8>) -> tensor<4x3xi32>
+  return %0 : tensor<4x3xi32>
+}

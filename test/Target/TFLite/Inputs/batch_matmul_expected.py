@@ -1,0 +1,43 @@
+"""Expected output of qnn-tflite-gen --model=batch_matmul: TFLite's int8
+BATCH_MATMUL (reference_ops::BatchMatMul) in Python: lhs [2, 3, 4, 5], rhs
+[2, 3, 6, 5] with adj_y, sum over k of (lhs - lhs_zp) * (rhs - rhs_zp), the
+multiplier of double(lhs_scale) * double(rhs_scale) / double(output_scale)
+with TFLite 2.x's single rounding, + output zp, clamped.
+usage: batch_matmul_expected.py LHS RHS OUT"""
+import math
+import struct
+import sys
+
+
+def f32(v):
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def quantize_multiplier(real):
+    q, shift = math.frexp(real)
+    q_fixed = round(q * (1 << 31))
+    if q_fixed == (1 << 31):
+        q_fixed //= 2
+        shift += 1
+    return q_fixed, shift
+
+
+def multiply(x, m, shift):
+    left = shift if shift > 0 else 0
+    total = 31 - (shift if shift < 0 else 0)
+    return ((x << left) * m + (1 << (total - 1))) >> total
+
+
+signed = lambda data: [b - 256 if b > 127 else b for b in data]
+lhs = signed(open(sys.argv[1], "rb").read())
+rhs = signed(open(sys.argv[2], "rb").read())
+B, M, K, N = 6, 4, 5, 6
+m, shift = quantize_multiplier(f32(0.04) * f32(0.03) / f32(0.3))
+out = []
+for b in range(B):
+    for i in range(M):
+        for j in range(N):
+            acc = sum((lhs[(b * M + i) * K + k] + 6) * (rhs[(b * N + j) * K + k] - 9)
+                      for k in range(K))
+            out.append(max(-128, min(127, multiply(acc, m, shift) - 2)) & 0xFF)
+open(sys.argv[3], "wb").write(bytes(out))
