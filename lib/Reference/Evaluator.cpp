@@ -555,6 +555,44 @@ static void registerQNNOps(Evaluator &e) {
         out.push_back(std::move(r));
         return success();
       });
+  // qnn.reduce_max / qnn.reduce_min: the extreme stored integer over `axes`.
+  auto reduce = [](Operation *raw, ArrayRef<int64_t> axes, bool isMax,
+                   ArrayRef<Tensor> in, SmallVectorImpl<Tensor> &out) {
+    const Tensor &t = in[0];
+    Tensor r(resultType(raw).getElementType(), resultType(raw).getShape());
+    SmallVector<bool> seen(r.numElements(), false);
+    SmallVector<int64_t> inStrides = t.strides(), outStrides = r.strides();
+    SmallVector<bool> reduced(t.shape.size(), false);
+    for (int64_t a : axes)
+      reduced[a] = true;
+    for (int64_t i = 0; i < t.numElements(); ++i) {
+      int64_t o = 0, rest = i;
+      for (size_t d = 0; d < t.shape.size(); ++d) {
+        int64_t idx = rest / inStrides[d];
+        rest %= inStrides[d];
+        if (!reduced[d])
+          o += idx * outStrides[d];
+      }
+      int64_t v = t.ints[i];
+      if (!seen[o] || (isMax ? v > r.ints[o] : v < r.ints[o]))
+        r.ints[o] = v;
+      seen[o] = true;
+    }
+    out.push_back(std::move(r));
+    return success();
+  };
+  e.registerOp("qnn.reduce_max",
+               [reduce](Operation *raw, ArrayRef<Tensor> in,
+                        SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return reduce(raw, cast<ReduceMaxOp>(raw).getAxes(), true, in,
+                               out);
+               });
+  e.registerOp("qnn.reduce_min",
+               [reduce](Operation *raw, ArrayRef<Tensor> in,
+                        SmallVectorImpl<Tensor> &out) -> LogicalResult {
+                 return reduce(raw, cast<ReduceMinOp>(raw).getAxes(), false,
+                               in, out);
+               });
   e.registerOp(
       "qnn.batch_matmul",
       [](Operation *raw, ArrayRef<Tensor> in,

@@ -465,6 +465,27 @@ Model badTransposeConv() {
 
 /// BATCH_MATMUL of two activations [2, 3, 4, 5] x [2, 3, 6, 5] with adj_y
 /// (the rhs transposed): [2, 3, 4, 6].
+/// REDUCE_MAX over axes [1, -1] without keep_dims (int8) and REDUCE_MIN
+/// over axis 2 with keep_dims (uint8 after a CAST-free second input).
+Model reduceMaxMin() {
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 3);
+  int axesMax = w.constant<int32_t>("axes_max", {2}, TensorType::INT32, {1, -1});
+  int axisMin = w.constant<int32_t>("axis_min", {1}, TensorType::INT32, {2});
+  int a = w.activation("a", {2, 3, 4, 5}, I8, q);
+  int mx = w.activation("max", {2, 4}, I8, q);
+  Quant uq = perTensor(0.2f, 128);
+  int b = w.activation("b", {2, 3, 4}, U8, uq);
+  int mn = w.activation("min", {2, 3, 1}, U8, uq);
+  w.op(BuiltinOperator::REDUCE_MAX, {a, axesMax}, {mx},
+       BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, false).Union());
+  w.op(BuiltinOperator::REDUCE_MIN, {b, axisMin}, {mn},
+       BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, true).Union());
+  return w.finish({a, b}, {mx, mn});
+}
+
 Model batchMatMul() {
   ModelWriter w;
   int lhs = w.activation("lhs", {2, 3, 4, 5}, I8, perTensor(0.04f, -6));
@@ -1235,6 +1256,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"prelu", prelu},
       {"squared_difference", squaredDifference},
       {"batch_matmul", batchMatMul},
+      {"reduce_max_min", reduceMaxMin},
       {"transpose_conv_same", transposeConvSame},
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},

@@ -525,6 +525,24 @@ class QNN_ArgOp<string mnemonic, string which> : QNN_Op<mnemonic, [Pure]> {
 def QNN_ArgMaxOp : QNN_ArgOp<"argmax", "largest">;
 def QNN_ArgMinOp : QNN_ArgOp<"argmin", "smallest">;
 
+class QNN_ReduceOp<string mnemonic, string which> : QNN_Op<mnemonic, [Pure]> {
+  let summary = "the " # which # " stored value over some axes";
+  let description = [{
+    The }] # which # [{ stored value over `axes` (each reduced dimension
+    becomes 1; the result keeps the input's element type), compared as the
+    element type says (signed or unsigned). This is TFLite's REDUCE_MAX /
+    REDUCE_MIN on 8-bit data, which compares the stored integers without
+    any rescale (its converter gives the output the input's parameters).
+  }];
+  let arguments = (ins QNN_QTensor8:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
+def QNN_ReduceMaxOp : QNN_ReduceOp<"reduce_max", "largest">;
+def QNN_ReduceMinOp : QNN_ReduceOp<"reduce_min", "smallest">;
+
 //===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//

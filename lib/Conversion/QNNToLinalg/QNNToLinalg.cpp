@@ -2152,6 +2152,59 @@ struct ArgLowering : OpConversionPattern<ArgOp> {
   }
 };
 
+/// qnn.reduce_max / qnn.reduce_min: one reduction generic over the input,
+/// the reduced dimensions mapped to 0 in the result.
+template <typename ReduceOp, bool isMax>
+struct ReduceLowering : OpConversionPattern<ReduceOp> {
+  using OpConversionPattern<ReduceOp>::OpConversionPattern;
+  using OpAdaptor = typename ReduceOp::Adaptor;
+
+  LogicalResult
+  matchAndRewrite(ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    bool isUnsigned = isUnsignedElement(inputType);
+    Type storage = signless(inputType.getElementType());
+    auto [qmin, qmax] = getStorageRange(inputType.getElementType());
+    int64_t rank = inputType.getRank();
+    Value init = emptyFilled(rewriter, loc, resultType.getShape(), storage,
+                             isMax ? qmin : qmax);
+    SmallVector<utils::IteratorType> iters(rank,
+                                           utils::IteratorType::parallel);
+    SmallVector<AffineExpr> outExprs;
+    for (int64_t d = 0; d < rank; ++d)
+      outExprs.push_back(rewriter.getAffineDimExpr(d));
+    for (int64_t axis : op.getAxes()) {
+      iters[axis] = utils::IteratorType::reduction;
+      outExprs[axis] = rewriter.getAffineConstantExpr(0);
+    }
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()},
+        ValueRange{adaptor.getInput()}, ValueRange{init},
+        ArrayRef<AffineMap>{
+            rewriter.getMultiDimIdentityMap(rank),
+            AffineMap::get(rank, 0, outExprs, rewriter.getContext())},
+        iters, [&](OpBuilder &b, Location l, ValueRange args) {
+          Value v;
+          if (isMax)
+            v = isUnsigned
+                    ? arith::MaxUIOp::create(b, l, args[0], args[1]).getResult()
+                    : arith::MaxSIOp::create(b, l, args[0], args[1]).getResult();
+          else
+            v = isUnsigned
+                    ? arith::MinUIOp::create(b, l, args[0], args[1]).getResult()
+                    : arith::MinSIOp::create(b, l, args[0], args[1]).getResult();
+          linalg::YieldOp::create(b, l, v);
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// arith.constant of an unsigned/signed type: the same bits, signless.
 struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -2275,6 +2328,8 @@ struct ConvertQNNToLinalgPass
                  UnsignedClampLowering,
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,
                  ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+                 ReduceLowering<ReduceMaxOp, true>,
+                 ReduceLowering<ReduceMinOp, false>,
                  GlobalAvgPoolLowering, ResizeBilinearLowering,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);

@@ -1012,6 +1012,35 @@ template <typename ArgOp> static LogicalResult verifyArgOp(ArgOp op) {
 }
 
 LogicalResult ArgMaxOp::verify() { return verifyArgOp(*this); }
+
+template <typename ReduceOp>
+static LogicalResult verifyReduceOp(ReduceOp op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = op.getOutput().getType();
+  int64_t rank = inputType.getRank();
+  if (resultType.getElementType() != inputType.getElementType() ||
+      resultType.getRank() != rank)
+    return op.emitOpError() << "result " << resultType
+                            << " must have the input's element type and rank";
+  SmallVector<bool> reduced(rank, false);
+  for (int64_t axis : op.getAxes()) {
+    if (axis < 0 || axis >= rank || reduced[axis])
+      return op.emitOpError() << "'axes' must be distinct dimensions of the "
+                                 "rank-"
+                              << rank << " input, got " << axis;
+    reduced[axis] = true;
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (dimsDiffer(resultType.getDimSize(d),
+                   reduced[d] ? 1 : inputType.getDimSize(d)))
+      return op.emitOpError() << "result " << resultType
+                              << " must be the input " << inputType
+                              << " with the reduced dimensions set to 1";
+  return success();
+}
+
+LogicalResult ReduceMaxOp::verify() { return verifyReduceOp(*this); }
+LogicalResult ReduceMinOp::verify() { return verifyReduceOp(*this); }
 LogicalResult ArgMinOp::verify() { return verifyArgOp(*this); }
 
 LogicalResult ConcatenateOp::verify() {

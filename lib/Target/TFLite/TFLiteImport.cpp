@@ -145,6 +145,7 @@ private:
                                      int64_t dimension, int64_t channels);
   LogicalResult importPRelu();
   LogicalResult importBatchMatMul();
+  LogicalResult importReduceMaxMin(bool isMax);
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
   LogicalResult importPool(bool average);
@@ -2495,6 +2496,70 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
   return setOutput(0, result);
 }
 
+/// REDUCE_MAX / REDUCE_MIN (8-bit, constant axes, keep_dims): the extreme
+/// stored integer over the axes (qnn.reduce_max / qnn.reduce_min, rank
+/// kept), then a reshape when keep_dims is false. TFLite compares the
+/// stored integers; the input and output parameters must be equal for that
+/// to be the real extreme, which the importer requires.
+LogicalResult Importer::importReduceMaxMin(bool isMax) {
+  if (failed(checkArity(2, 2, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  FailureOr<SmallVector<int64_t>> axes = getIntConstant(input(1));
+  if (failed(inType) || failed(outType) || failed(axes))
+    return failure();
+  if (!inType->getElementType().isInteger(8) ||
+      outType->getElementType() != inType->getElementType()) {
+    error() << "input " << *inType << " and output " << *outType
+            << " must share one 8-bit type";
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  if (failed(iq) || failed(oq))
+    return failure();
+  if (*iq != *oq) {
+    error() << "input and output quantization differ; the stored integers' "
+               "extreme is the real one only with equal parameters";
+    return failure();
+  }
+  int64_t rank = inType->getRank();
+  SmallVector<int64_t> normalized;
+  SmallVector<int64_t> keptShape(inType->getShape());
+  for (int64_t a : *axes) {
+    int64_t axis = a < 0 ? a + rank : a;
+    if (axis < 0 || axis >= rank) {
+      error() << "axis " << a << " is out of range for " << *inType;
+      return failure();
+    }
+    if (llvm::is_contained(normalized, axis))
+      continue; // TFLite ignores repeated axes
+    normalized.push_back(axis);
+    keptShape[axis] = 1;
+  }
+  llvm::sort(normalized);
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(in))
+    return failure();
+  auto keptType = RankedTensorType::get(keptShape, inType->getElementType());
+  auto axesAttr = builder.getDenseI64ArrayAttr(normalized);
+  Value result =
+      isMax ? ReduceMaxOp::create(builder, opLoc, keptType, *in, axesAttr)
+                  .getResult()
+            : ReduceMinOp::create(builder, opLoc, keptType, *in, axesAttr)
+                  .getResult();
+  if (keptType != *outType) {
+    if (keptType.getNumElements() != outType->getNumElements()) {
+      error() << "output " << *outType << " does not hold the reduction "
+              << keptType;
+      return failure();
+    }
+    result = reshape(result, *outType, opLoc);
+  }
+  return setOutput(0, result);
+}
+
 LogicalResult Importer::importMean() {
   // MEAN over H and W of an NHWC tensor: qnn.avg_pool2d over the whole
   // window, then a requantize when the output parameters differ. This rounds
@@ -2572,6 +2637,10 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importPRelu(); };
   case B::BATCH_MATMUL:
     return [](Importer &i, B) { return i.importBatchMatMul(); };
+  case B::REDUCE_MAX:
+    return [](Importer &i, B) { return i.importReduceMaxMin(true); };
+  case B::REDUCE_MIN:
+    return [](Importer &i, B) { return i.importReduceMaxMin(false); };
   case B::FULLY_CONNECTED:
     return [](Importer &i, B) { return i.importFullyConnected(); };
   case B::ADD:

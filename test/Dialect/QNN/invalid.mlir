@@ -878,3 +878,19 @@ func.func @batch_matmul_zero_point(%a: tensor<4x5xui8>, %b: tensor<5x3xui8>) -> 
   %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.1 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.1 : f32, rhs_zero_point = 300 : i32} : (tensor<4x5xui8>, tensor<5x3xui8>) -> tensor<4x3xi32>
   return %0 : tensor<4x3xi32>
 }
+
+// -----
+
+func.func @reduce_max_axes(%x: tensor<2x3xi8>) -> tensor<2x1xi8> {
+  // expected-error @+1 {{'qnn.reduce_max' op 'axes' must be distinct dimensions of the rank-2 input, got 2}}
+  %0 = qnn.reduce_max %x {axes = array<i64: 2>} : tensor<2x3xi8> -> tensor<2x1xi8>
+  return %0 : tensor<2x1xi8>
+}
+
+// -----
+
+func.func @reduce_min_shape(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
+  // expected-error @+1 {{'qnn.reduce_min' op result 'tensor<2x3xi8>' must be the input 'tensor<2x3xi8>' with the reduced dimensions set to 1}}
+  %0 = qnn.reduce_min %x {axes = array<i64: 1>} : tensor<2x3xi8> -> tensor<2x3xi8>
+  return %0 : tensor<2x3xi8>
+}
