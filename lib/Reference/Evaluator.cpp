@@ -725,9 +725,23 @@ static void registerQNNOps(Evaluator &e) {
               for (int64_t w = 0; w < t.shape[d.w]; ++w)
                 sum += t.ints[n * strides[d.n] + c * strides[d.c] +
                               h * strides[d.h] + w * strides[d.w]];
-            r.ints[n * rStrides[d.n] + c * rStrides[d.c]] =
-                math::requantizeONNX(sum - zpIn * count, 0, factor,
-                                     static_cast<int32_t>(zpOut), qmin, qmax);
+            int64_t &y = r.ints[n * rStrides[d.n] + c * rStrides[d.c]];
+            if (op.getRounding() == Rounding::onnx) {
+              y = math::requantizeONNX(sum - zpIn * count, 0, factor,
+                                       static_cast<int32_t>(zpOut), qmin, qmax);
+              continue;
+            }
+            // TFLite's QuantizedMeanOrSum: the centred sum (cast to i32)
+            // rescaled once by the multiplier with the count folded in.
+            math::QuantizedMultiplier m = math::tfliteMeanMultiplier(
+                op.getInputScale().convertToFloat(),
+                op.getOutputScale().convertToFloat(), count);
+            int32_t centered = static_cast<int32_t>(sum - zpIn * count);
+            y = std::clamp<int64_t>(
+                static_cast<int64_t>(math::multiplyByQuantizedMultiplier(
+                    centered, m, toRoundingRule(op.getRounding()))) +
+                    zpOut,
+                qmin, qmax);
           }
         out.push_back(std::move(r));
         return success();

@@ -2,6 +2,8 @@
 
 #include "QNN/Utils/QuantMath.h"
 
+#include "llvm/ADT/bit.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -204,6 +206,19 @@ int64_t mulQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
   v = std::min(std::max(v, static_cast<float>(qmin - outZp)),
                static_cast<float>(qmax - outZp));
   return static_cast<int64_t>(std::nearbyint(v + static_cast<float>(outZp)));
+}
+
+QuantizedMultiplier tfliteMeanMultiplier(float inputScale, float outputScale,
+                                         int64_t count) {
+  QuantizedMultiplier q = quantizeMultiplier(
+      static_cast<double>(inputScale) / static_cast<double>(outputScale));
+  int shift = 63 - llvm::countl_zero(static_cast<uint64_t>(count));
+  shift = std::min(shift, 32);
+  shift = std::min(shift, 31 + q.shift);
+  q.multiplier = static_cast<int32_t>(
+      (static_cast<int64_t>(q.multiplier) << shift) / count);
+  q.shift -= shift;
+  return q;
 }
 
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,

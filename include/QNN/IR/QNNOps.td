@@ -484,13 +484,19 @@ def QNN_GlobalAvgPoolOp : QNN_Op<"global_avg_pool", [Pure]> {
   let description = [{
     The average of each channel over the whole image, from the input's
     quantization to the output's, rounded once. With `rounding = onnx` (the
-    only rule so far) it is ONNX Runtime's QLinearGlobalAveragePool (and the
-    QDQ GlobalAveragePool it stands for): `sum` of the N = H * W stored
+    default) it is ONNX Runtime's QLinearGlobalAveragePool (and the QDQ
+    GlobalAveragePool it stands for): `sum` of the N = H * W stored
     values in i32, `factor = float32(input_scale / float32(output_scale *
     float32(N)))`, `y = nearbyint(float32(sum - input_zero_point * N) *
-    factor) + output_zero_point` (halves to even), saturated. The result
-    keeps the rank with H = W = 1; the window holds fewer than 2^23 values
-    (so the i32 sum cannot overflow).
+    factor) + output_zero_point` (halves to even), saturated. With
+    `rounding = tflite` or `tflite_single` it is TFLite's reference MEAN
+    (reference_ops::QuantizedMeanOrSum): the multiplier `m, s` of
+    `input_scale / output_scale` with N folded in (`m' = (m << k) / N`,
+    `s' = s - k`, `k = min(floor(log2 N), 32, 31 + s)`), `y = rescale(sum -
+    input_zero_point * N, m', s') + output_zero_point` (TFLite's double or
+    single rounding), saturated. The result keeps the rank with H = W = 1;
+    the window holds fewer than 2^23 values (so the i32 sum cannot
+    overflow).
   }];
   let arguments = (ins QNN_QTensor8:$input,
                        F32Attr:$input_scale, I32Attr:$input_zero_point,

@@ -2069,6 +2069,29 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
           Value centered = arith::AddIOp::create(
               b, l, extendTo(b, l, args[0], i64, false),
               intConst(b, l, i64, bias));
+          if (op.getRounding() != Rounding::onnx) {
+            // TFLite's MEAN (qmath::tfliteMeanMultiplier): one fixed-point
+            // rescale of the centred i32 sum.
+            qmath::QuantizedMultiplier m = qmath::tfliteMeanMultiplier(
+                op.getInputScale().convertToFloat(),
+                op.getOutputScale().convertToFloat(), count);
+            Value c32 = arith::TruncIOp::create(b, l, b.getI32Type(), centered);
+            Value multiplier = intConst(b, l, i64, m.multiplier);
+            Value left = intConst(b, l, b.getI32Type(),
+                                  m.shift > 0 ? m.shift : 0);
+            Value right = intConst(b, l, i64, m.shift > 0 ? 0 : -m.shift);
+            Value r = op.getRounding() == Rounding::tflite_single
+                          ? emitSingleRoundingMultiply(b, l, c32, multiplier,
+                                                       left, right)
+                          : emitMultiplyByQuantizedMultiplier(
+                                b, l, c32, multiplier, left, right);
+            Value y = arith::AddIOp::create(
+                b, l, arith::ExtSIOp::create(b, l, i64, r),
+                intConst(b, l, i64, outZp));
+            linalg::YieldOp::create(
+                b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));
+            return;
+          }
           Value v = arith::MulFOp::create(
               b, l, arith::SIToFPOp::create(b, l, f32, centered),
               f32Const(factor));

@@ -963,9 +963,11 @@ LogicalResult GlobalAvgPoolOp::verify() {
       failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
                              resultType.getElementType())))
     return failure();
-  if (getRounding() != Rounding::onnx)
-    return emitOpError() << "'rounding' must be onnx (the only rule "
-                            "implemented), got "
+  if (getRounding() != Rounding::onnx && getRounding() != Rounding::tflite &&
+      getRounding() != Rounding::tflite_single)
+    return emitOpError() << "'rounding' must be onnx (ONNX Runtime's "
+                            "QLinearGlobalAveragePool) or tflite / "
+                            "tflite_single (TFLite's MEAN), got "
                          << stringifyRounding(getRounding());
   ActivationDims d = getActivationDims(getDataLayout());
   SmallVector<int64_t> expected(inputType.getShape());
@@ -979,6 +981,19 @@ LogicalResult GlobalAvgPoolOp::verify() {
   if (count < 1 || count >= (int64_t(1) << 23))
     return emitOpError() << "the window must hold 1 to 2^23 - 1 values, got "
                          << count;
+  if (getRounding() != Rounding::onnx) {
+    double real = getInputScale().convertToDouble() /
+                  getOutputScale().convertToDouble();
+    if (failed(verifyMultiplier(*this, "input_scale / output_scale", real)))
+      return failure();
+    math::QuantizedMultiplier m = math::tfliteMeanMultiplier(
+        getInputScale().convertToFloat(), getOutputScale().convertToFloat(),
+        count);
+    if (m.shift < -31)
+      return emitOpError() << "the rescale input_scale / (output_scale * "
+                           << count << ") is below 2^-32";
+    return success();
+  }
   float factor = math::onnxGlobalAvgPoolFactor(
       getInputScale().convertToFloat(), getOutputScale().convertToFloat(),
       count);

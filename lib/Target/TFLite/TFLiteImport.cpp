@@ -2561,10 +2561,11 @@ LogicalResult Importer::importReduceMaxMin(bool isMax) {
 }
 
 LogicalResult Importer::importMean() {
-  // MEAN over H and W of an NHWC tensor: qnn.avg_pool2d over the whole
-  // window, then a requantize when the output parameters differ. This rounds
-  // twice (the average to the input scale, then the rescale), where TFLite
-  // rescales the sum once; results can differ by one unit.
+  // MEAN over H and W of an NHWC tensor: qnn.global_avg_pool with TFLite's
+  // rule (its reference kernel, QuantizedMeanOrSum: the centred sum
+  // rescaled once by input_scale / output_scale with the count folded into
+  // the multiplier). TFLite's optimized kernel takes another formula for
+  // keep_dims = true (docs/Arithmetic.md); both are within one unit.
   if (failed(checkArity(2, 2, 1)))
     return failure();
   FailureOr<RankedTensorType> inType = getType(input(0));
@@ -2597,23 +2598,15 @@ LogicalResult Importer::importMean() {
     return failure();
   auto pooledType =
       RankedTensorType::get({n, 1, 1, c}, inType->getElementType());
-  Value value = AvgPool2DOp::create(
-                    builder, opLoc, pooledType, *in,
-                    builder.getDenseI64ArrayAttr(
-                        {inType->getDimSize(1), inType->getDimSize(2)}),
-                    builder.getDenseI64ArrayAttr({1, 1}),
-                    builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
-                    ActivationLayoutAttr::get(context, ActivationLayout::NHWC))
-                    .getResult();
-  if (*iq != *oq)
-    value = RequantizeOp::create(
-                builder, opLoc, pooledType, value,
-                builder.getDenseF64ArrayAttr({static_cast<double>(iq->first)}),
-                builder.getI32IntegerAttr(iq->second),
-                builder.getF32FloatAttr(oq->first),
-                builder.getI32IntegerAttr(oq->second), IntegerAttr(),
-                roundingAttr())
-                .getResult();
+  Value value =
+      GlobalAvgPoolOp::create(
+          builder, opLoc, pooledType, *in, builder.getF32FloatAttr(iq->first),
+          builder.getI32IntegerAttr(iq->second),
+          builder.getF32FloatAttr(oq->first),
+          builder.getI32IntegerAttr(oq->second),
+          ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
+          roundingAttr())
+          .getResult();
   return setOutput(0, reshape(value, *outType, opLoc));
 }
 

@@ -761,8 +761,8 @@ func.func @global_avg_pool_shape(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x4x3xi8> {
 // -----
 
 func.func @global_avg_pool_rounding(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x1x3xi8> {
-  // expected-error @+1 {{'qnn.global_avg_pool' op 'rounding' must be onnx (the only rule implemented), got tflite}}
-  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
+  // expected-error @+1 {{'qnn.global_avg_pool' op 'rounding' must be onnx (ONNX Runtime's QLinearGlobalAveragePool) or tflite / tflite_single (TFLite's MEAN), got upward}}
+  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
   return %0 : tensor<1x1x1x3xi8>
 }
 
@@ -893,4 +893,14 @@ func.func @reduce_min_shape(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
   // expected-error @+1 {{'qnn.reduce_min' op result 'tensor<2x3xi8>' must be the input 'tensor<2x3xi8>' with the reduced dimensions set to 1}}
   %0 = qnn.reduce_min %x {axes = array<i64: 1>} : tensor<2x3xi8> -> tensor<2x3xi8>
   return %0 : tensor<2x3xi8>
+}
+
+// -----
+
+// TFLite's MEAN rule folds the count into a fixed-point multiplier, which
+// must exist.
+func.func @global_avg_pool_tflite_multiplier(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x1x3xi8> {
+  // expected-error @+1 {{'qnn.global_avg_pool' op rescale multiplier input_scale / output_scale = 1.000000e+30 has no fixed-point form}}
+  %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0e30 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
+  return %0 : tensor<1x1x1x3xi8>
 }
