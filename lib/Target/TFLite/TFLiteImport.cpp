@@ -876,12 +876,10 @@ LogicalResult Importer::importTransposeConv() {
             << ", " << *wType << ", " << *outType;
     return failure();
   }
-  FailureOr<DenseElementsAttr> shapeAttr = getConstant(input(0), true);
-  if (failed(shapeAttr))
+  FailureOr<SmallVector<int64_t>> shapeValues = getIntConstant(input(0));
+  if (failed(shapeValues))
     return failure();
-  SmallVector<int64_t> outShape;
-  for (const APInt &v : shapeAttr->getValues<APInt>())
-    outShape.push_back(v.getSExtValue());
+  SmallVector<int64_t> outShape = *shapeValues;
   if (outShape != SmallVector<int64_t>(outType->getShape())) {
     error() << "output_shape " << tensorDesc(input(0))
             << " does not match the output " << *outType;
@@ -892,6 +890,12 @@ LogicalResult Importer::importTransposeConv() {
   int64_t o = wType->getDimSize(0), kh = wType->getDimSize(1),
           kw = wType->getDimSize(2);
   int64_t oh = outShape[1], ow = outShape[2];
+  if (!wType->getElementType().isInteger(8) ||
+      !inType->getElementType().isInteger(8)) {
+    error() << "filter " << *wType << " and input " << *inType
+            << " must be quantized to 8 bits";
+    return failure();
+  }
   if (wType->getDimSize(3) != c || outShape[0] != n || outShape[3] != o) {
     error() << "filter " << *wType << ", input " << *inType << " and output "
             << *outType << " do not agree ([O, KH, KW, I], [N, H, W, I], "
