@@ -4,28 +4,11 @@ BATCH_MATMUL (reference_ops::BatchMatMul) in Python: lhs [2, 3, 4, 5], rhs
 multiplier of double(lhs_scale) * double(rhs_scale) / double(output_scale)
 with TFLite 2.x's single rounding, + output zp, clamped.
 usage: batch_matmul_expected.py LHS RHS OUT"""
-import math
-import struct
+import os
 import sys
 
-
-def f32(v):
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def quantize_multiplier(real):
-    q, shift = math.frexp(real)
-    q_fixed = round(q * (1 << 31))
-    if q_fixed == (1 << 31):
-        q_fixed //= 2
-        shift += 1
-    return q_fixed, shift
-
-
-def multiply(x, m, shift):
-    left = shift if shift > 0 else 0
-    total = 31 - (shift if shift < 0 else 0)
-    return ((x << left) * m + (1 << (total - 1))) >> total
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_math import f32, quantize_multiplier, multiply_single  # noqa: E402
 
 
 signed = lambda data: [b - 256 if b > 127 else b for b in data]
@@ -39,5 +22,5 @@ for b in range(B):
         for j in range(N):
             acc = sum((lhs[(b * M + i) * K + k] + 6) * (rhs[(b * N + j) * K + k] - 9)
                       for k in range(K))
-            out.append(max(-128, min(127, multiply(acc, m, shift) - 2)) & 0xFF)
+            out.append(max(-128, min(127, multiply_single(acc, m, shift) - 2)) & 0xFF)
 open(sys.argv[3], "wb").write(bytes(out))

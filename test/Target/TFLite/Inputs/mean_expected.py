@@ -5,40 +5,11 @@ tensor (scale 0.1, zp -9) to scale 0.05, zp -20: the multiplier of
 rescale of sum - zp * 9 (single rounding as TFLite 2.x, or gemmlowp's
 double rounding with --double), + zp, clamped.
 usage: mean_expected.py IN OUT [--double]"""
-import math
-import struct
+import os
 import sys
 
-
-def f32(v):
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def quantize_multiplier(real):
-    q, shift = math.frexp(real)
-    q_fixed = round(q * (1 << 31))
-    if q_fixed == (1 << 31):
-        q_fixed //= 2
-        shift += 1
-    return q_fixed, shift
-
-
-def single(x, m, shift):
-    left = shift if shift > 0 else 0
-    total = 31 - (shift if shift < 0 else 0)
-    return ((x << left) * m + (1 << (total - 1))) >> total
-
-
-def double(x, m, shift):
-    left = shift if shift > 0 else 0
-    right = -shift if shift < 0 else 0
-    ab = (x << left) * m
-    nudge = (1 << 30) if ab >= 0 else (1 - (1 << 30))
-    high = int((ab + nudge) / (1 << 31))  # truncation toward zero
-    mask = (1 << right) - 1
-    remainder = high & mask
-    threshold = (mask >> 1) + (1 if high < 0 else 0)
-    return (high >> right) + (1 if remainder > threshold else 0)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_math import f32, quantize_multiplier, multiply_double, multiply_single  # noqa: E402
 
 
 data = open(sys.argv[1], "rb").read()
@@ -47,7 +18,7 @@ n_el, zp_in, zp_out = 9, -9, -20
 m, e = quantize_multiplier(f32(0.1) / f32(0.05))
 k = min(n_el.bit_length() - 1, 32, 31 + e)
 m, e = (m << k) // n_el, e - k
-rescale = double if "--double" in sys.argv else single
+rescale = multiply_double if "--double" in sys.argv else multiply_single
 out = []
 for c in range(4):
     s = sum(x[(h * 3 + w) * 4 + c] for h in range(3) for w in range(3))

@@ -1,27 +1,11 @@
 """Expected output of qnn-tflite-gen --model=prelu: TFLite's quantized PRELU
 (PreluPrepare's float32 multipliers, BroadcastPrelu4DSlow) in Python with
 the single rounding of TFLite 2.x. usage: prelu_expected.py IN OUT"""
-import math
-import struct
+import os
 import sys
 
-
-def f32(v):
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def quantize_multiplier(real):
-    q, shift = math.frexp(real)
-    q_fixed = round(q * (1 << 31))
-    if q_fixed == (1 << 31):
-        q_fixed //= 2
-        shift += 1
-    return q_fixed, shift
-
-
-def multiply(x, m, shift):
-    total = 31 - shift
-    return (x * m + (1 << (total - 1))) >> total
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_math import f32, quantize_multiplier, multiply_single  # noqa: E402
 
 
 in_s, a_s, out_s = f32(0.06), f32(0.01), f32(0.05)
@@ -34,8 +18,8 @@ out = []
 for i, b in enumerate(data):
     x = (b - 256 if b > 127 else b) - in_zp
     if x >= 0:
-        y = multiply(x, *m1)
+        y = multiply_single(x, *m1)
     else:
-        y = multiply(x * (alpha[i % 4] - a_zp), *m2)
+        y = multiply_single(x * (alpha[i % 4] - a_zp), *m2)
     out.append(max(-128, min(127, y + out_zp)) & 0xFF)
 open(sys.argv[2], "wb").write(bytes(out))

@@ -7,30 +7,11 @@ fixed point (MultiplyByQuantizedMultiplier, single rounding as in TFLite
 2.x), add the output zero point, clamp (RELU: at the zero point).
 
 usage: transpose_conv_expected.py same|valid INPUT.bin OUTPUT.bin"""
-import math
-import struct
+import os
 import sys
 
-
-def f32(v):
-    return struct.unpack("f", struct.pack("f", v))[0]
-
-
-def quantize_multiplier(real):
-    if real == 0.0:
-        return 0, 0
-    q, shift = math.frexp(real)
-    q_fixed = round(q * (1 << 31))
-    if q_fixed == (1 << 31):
-        q_fixed //= 2
-        shift += 1
-    return q_fixed, shift
-
-
-def multiply_single(x, m, shift):
-    # TFLITE_SINGLE_ROUNDING: one rounding of the 64-bit product.
-    total = 31 - shift
-    return (x * m + (1 << (total - 1))) >> total
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tflite_math import f32, quantize_multiplier, multiply_single  # noqa: E402
 
 
 CASES = {
