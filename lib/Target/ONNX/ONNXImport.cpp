@@ -184,6 +184,10 @@ private:
   const onnx::AttributeProto *attr(StringRef name);
   FailureOr<int64_t> intAttr(StringRef name, int64_t defaultValue);
   FailureOr<float> floatAttr(StringRef name, float defaultValue);
+  struct PoolWindow {
+    SmallVector<int64_t> kernel, strides, pads;
+  };
+  FailureOr<PoolWindow> readPoolWindow(StringRef what);
   FailureOr<SmallVector<int64_t>> intsAttr(StringRef name,
                                            ArrayRef<int64_t> defaultValue);
   FailureOr<std::string> stringAttr(StringRef name, StringRef defaultValue);
@@ -551,6 +555,40 @@ FailureOr<float> Importer::floatAttr(StringRef name, float defaultValue) {
     return failure();
   }
   return a->f();
+}
+
+/// The window attributes of a 2-D pooling node: kernel_shape, strides and
+/// pads ([top, left, bottom, right]) in [1, 4096] / [0, 4096); dilations 1,
+/// ceil_mode 0 and explicit pads only.
+FailureOr<Importer::PoolWindow> Importer::readPoolWindow(StringRef what) {
+  FailureOr<SmallVector<int64_t>> kernel = intsAttr("kernel_shape", {});
+  FailureOr<SmallVector<int64_t>> strides = intsAttr("strides", {1, 1});
+  FailureOr<SmallVector<int64_t>> pads = intsAttr("pads", {0, 0, 0, 0});
+  FailureOr<SmallVector<int64_t>> dilations = intsAttr("dilations", {1, 1});
+  FailureOr<int64_t> ceil = intAttr("ceil_mode", 0);
+  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
+  if (failed(kernel) || failed(strides) || failed(pads) || failed(dilations) ||
+      failed(ceil) || failed(autoPad))
+    return failure();
+  if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4 ||
+      *dilations != SmallVector<int64_t>{1, 1} || *ceil ||
+      *autoPad != "NOTSET") {
+    error() << "only 2-D " << what
+            << " with explicit pads, dilations 1 and ceil_mode 0 is "
+               "supported";
+    return failure();
+  }
+  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides))
+    if (v < 1 || v > 4096) {
+      error() << "kernel_shape and strides must be in [1, 4096]";
+      return failure();
+    }
+  for (int64_t v : *pads)
+    if (v < 0 || v >= 4096) {
+      error() << "pads must be in [0, 4096)";
+      return failure();
+    }
+  return PoolWindow{*kernel, *strides, *pads};
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -1404,33 +1442,12 @@ FailureOr<Value> Importer::emitGlobalAvgPool(Value x, const QParams &xq,
 FailureOr<Value> Importer::emitAveragePool(Value x, const QParams &xq,
                                            const QParams &yq,
                                            bool channelsLast) {
-  FailureOr<SmallVector<int64_t>> kernel = intsAttr("kernel_shape", {});
-  FailureOr<SmallVector<int64_t>> strides = intsAttr("strides", {1, 1});
-  FailureOr<SmallVector<int64_t>> pads = intsAttr("pads", {0, 0, 0, 0});
-  FailureOr<SmallVector<int64_t>> dilations = intsAttr("dilations", {1, 1});
-  FailureOr<int64_t> ceil = intAttr("ceil_mode", 0);
   FailureOr<int64_t> includePad = intAttr("count_include_pad", 0);
-  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-  if (failed(kernel) || failed(strides) || failed(pads) || failed(dilations) ||
-      failed(ceil) || failed(includePad) || failed(autoPad))
+  FailureOr<PoolWindow> window = readPoolWindow("average pooling");
+  if (failed(includePad) || failed(window))
     return failure();
-  if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4 ||
-      *dilations != SmallVector<int64_t>{1, 1} || *ceil ||
-      *autoPad != "NOTSET") {
-    error() << "only 2-D average pooling with explicit pads, dilations 1 and "
-               "ceil_mode 0 is supported";
-    return failure();
-  }
-  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides))
-    if (v < 1 || v > 4096) {
-      error() << "kernel_shape and strides must be in [1, 4096]";
-      return failure();
-    }
-  for (int64_t v : *pads)
-    if (v < 0 || v >= 4096) {
-      error() << "pads must be in [0, 4096)";
-      return failure();
-    }
+  SmallVector<int64_t> *kernel = &window->kernel, *strides = &window->strides,
+                       *pads = &window->pads;
   auto type = typeOf(x);
   if (type.getRank() != 4 || !xq.perTensor() || !yq.perTensor() ||
       elementType(yq.storage) != type.getElementType() ||
@@ -1709,33 +1726,19 @@ LogicalResult Importer::dataMovement(
 LogicalResult Importer::importMaxPool() {
   if (failed(checkArity(1, 1, 1)))
     return failure();
-  FailureOr<SmallVector<int64_t>> kernel = intsAttr("kernel_shape", {});
-  FailureOr<SmallVector<int64_t>> strides = intsAttr("strides", {1, 1});
-  FailureOr<SmallVector<int64_t>> pads = intsAttr("pads", {0, 0, 0, 0});
-  FailureOr<SmallVector<int64_t>> dilations = intsAttr("dilations", {1, 1});
-  FailureOr<int64_t> ceil = intAttr("ceil_mode", 0);
   FailureOr<int64_t> order = intAttr("storage_order", 0);
-  FailureOr<std::string> autoPad = stringAttr("auto_pad", "NOTSET");
-  if (failed(kernel) || failed(strides) || failed(pads) || failed(dilations) ||
-      failed(ceil) || failed(order) || failed(autoPad))
+  if (failed(order))
     return failure();
-  if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4 ||
-      *dilations != SmallVector<int64_t>{1, 1} || *ceil || *order ||
-      *autoPad != "NOTSET") {
-    error() << "only 2-D MaxPool with explicit pads, dilations 1, "
-               "ceil_mode 0 and one output is supported";
+  if (*order) {
+    error() << "only MaxPool with storage_order 0 and one output is "
+               "supported";
     return failure();
   }
-  for (int64_t v : llvm::concat<int64_t>(*kernel, *strides))
-    if (v < 1 || v > 4096) {
-      error() << "kernel_shape and strides must be in [1, 4096]";
-      return failure();
-    }
-  for (int64_t v : *pads)
-    if (v < 0 || v >= 4096) {
-      error() << "pads must be in [0, 4096)";
-      return failure();
-    }
+  FailureOr<PoolWindow> window = readPoolWindow("MaxPool");
+  if (failed(window))
+    return failure();
+  SmallVector<int64_t> *kernel = &window->kernel, *strides = &window->strides,
+                       *pads = &window->pads;
   return dataMovement(input(0), [&](Value in) -> FailureOr<Value> {
     auto type = typeOf(in);
     if (type.getRank() != 4 || !type.getElementType().isInteger(8)) {
