@@ -282,15 +282,10 @@ static LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> operands,
           // Only the part of the window that overlaps the input counts (as
           // in TFLite's kernels); iterating over it alone keeps the cost
           // bounded by the input even for a window of 2^30 columns.
-          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
-          int64_t yBegin = std::max<int64_t>(0, -h0),
-                  yEnd = std::min<int64_t>(k[0], in.h() - h0);
-          int64_t xBegin = std::max<int64_t>(0, -w0),
-                  xEnd = std::min<int64_t>(k[1], in.w() - w0);
-          for (int64_t y = yBegin; y < yEnd; ++y) {
-            int64_t ih = h0 + y;
-            for (int64_t x = xBegin; x < xEnd; ++x) {
-              int64_t iw = w0 + x;
+          WindowSpan hs = windowOverlap(oh * s[0] - p[0], k[0], in.h());
+          WindowSpan ws = windowOverlap(ow * s[1] - p[1], k[1], in.w());
+          for (int64_t ih = hs.begin; ih < hs.end; ++ih) {
+            for (int64_t iw = ws.begin; iw < ws.end; ++iw) {
               int64_t v = input.ints[in.offset(n, ih, iw, c)];
               sum += v;
               best = std::max(best, v);
@@ -681,20 +676,17 @@ static void registerQNNOps(Evaluator &e) {
           for (int64_t oh = 0; oh < o.h(); ++oh)
             for (int64_t ow = 0; ow < o.w(); ++ow)
               for (int64_t c = 0; c < o.c(); ++c) {
-                int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
-                int64_t hs = std::max<int64_t>(h0, 0),
-                        he = std::min<int64_t>(h0 + k[0], x.h());
-                int64_t ws = std::max<int64_t>(w0, 0),
-                        we = std::min<int64_t>(w0 + k[1], x.w());
+                WindowSpan hs = windowOverlap(oh * s[0] - p[0], k[0], x.h());
+                WindowSpan ws = windowOverlap(ow * s[1] - p[1], k[1], x.w());
                 float sum = 0.0f;
-                for (int64_t ih = hs; ih < he; ++ih)
-                  for (int64_t iw = ws; iw < we; ++iw)
+                for (int64_t ih = hs.begin; ih < hs.end; ++ih)
+                  for (int64_t iw = ws.begin; iw < ws.end; ++iw)
                     sum += inScale * static_cast<float>(
                                          input.ints[x.offset(n, ih, iw, c)] -
                                          inZp);
                 int64_t count = op.getCountIncludePad()
                                     ? k[0] * k[1]
-                                    : (he - hs) * (we - ws);
+                                    : hs.count() * ws.count();
                 r.ints[o.offset(n, oh, ow, c)] = math::onnxAvgPoolOutput(
                     sum, count, outScale, outZp, qmin, qmax);
               }

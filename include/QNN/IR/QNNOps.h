@@ -31,6 +31,18 @@ struct WindowGeometry {
   int64_t outW() const;
 };
 
+/// The input positions [begin, end) that a window starting at `origin`
+/// (negative inside the leading padding) with `kernel` positions covers in a
+/// dimension of `size`; empty (`count() == 0`) when it lies in the padding.
+struct WindowSpan {
+  int64_t begin, end;
+  int64_t count() const { return end > begin ? end - begin : 0; }
+};
+inline WindowSpan windowOverlap(int64_t origin, int64_t kernel, int64_t size) {
+  return {origin > 0 ? origin : 0,
+          origin + kernel < size ? origin + kernel : size};
+}
+
 /// One spatial dimension of a pooling window with the parts that no output
 /// position overlaps with the input cut off: the same windows over the input
 /// (and so the same results, since padding is neither summed, counted nor

@@ -1017,11 +1017,11 @@ template <typename PoolOp> struct PoolLowering : OpConversionPattern<PoolOp> {
       SmallVector<int64_t> counts;
       for (int64_t y = 0; y < oh; ++y)
         for (int64_t x = 0; x < ow; ++x) {
-          int64_t h0 = y * strides[0] - padding[0];
-          int64_t w0 = x * strides[1] - padding[1];
-          int64_t hs = std::min(h0 + kernel[0], ih) - std::max<int64_t>(h0, 0);
-          int64_t ws = std::min(w0 + kernel[1], iw) - std::max<int64_t>(w0, 0);
-          counts.push_back(std::max<int64_t>(hs, 0) * std::max<int64_t>(ws, 0));
+          counts.push_back(
+              windowOverlap(y * strides[0] - padding[0], kernel[0], ih)
+                  .count() *
+              windowOverlap(x * strides[1] - padding[1], kernel[1], iw)
+                  .count());
         }
       Value countTensor = arith::ConstantOp::create(
           rewriter, loc,
@@ -1160,14 +1160,15 @@ struct RescaleAvgPoolLowering : OpConversionPattern<RescaleAvgPool2DOp> {
     int64_t fullKernel = op.getKernel()[0] * op.getKernel()[1];
     for (int64_t y = 0; y < oh; ++y)
       for (int64_t x = 0; x < ow; ++x) {
-        int64_t h0 = y * strides[0] - op.getPadding()[0];
-        int64_t w0 = x * strides[1] - op.getPadding()[1];
-        int64_t hs = std::min(h0 + op.getKernel()[0], ih) -
-                     std::max<int64_t>(h0, 0);
-        int64_t ws = std::min(w0 + op.getKernel()[1], iw) -
-                     std::max<int64_t>(w0, 0);
+        int64_t clipped =
+            windowOverlap(y * strides[0] - op.getPadding()[0],
+                          op.getKernel()[0], ih)
+                .count() *
+            windowOverlap(x * strides[1] - op.getPadding()[1],
+                          op.getKernel()[1], iw)
+                .count();
         counts.push_back(static_cast<float>(
-            op.getCountIncludePad() ? fullKernel : hs * ws));
+            op.getCountIncludePad() ? fullKernel : clipped));
       }
     Value countTensor = arith::ConstantOp::create(
         rewriter, loc,

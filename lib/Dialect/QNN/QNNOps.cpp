@@ -751,15 +751,11 @@ PoolWindow1D qnn::trimPoolWindow(int64_t inSize, int64_t outSize,
   return {newKernel, newBefore, newAfter};
 }
 
-template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
+/// The window of a pooling op: kernel, strides, padding smaller than the
+/// kernel, batch and channels kept, the spatial result size.
+template <typename PoolOp> static LogicalResult verifyPoolWindow(PoolOp op) {
   auto inputType = op.getInput().getType();
   auto resultType = op.getOutput().getType();
-  if (inputType.getRank() != 4 || resultType.getRank() != 4)
-    return op.emitOpError("expects rank-4 input and result");
-  if (inputType.getElementType() != resultType.getElementType())
-    return op.emitOpError() << "input and result element types differ ("
-                            << inputType.getElementType() << " vs "
-                            << resultType.getElementType() << ")";
   ArrayRef<int64_t> k = op.getKernel();
   if (k.size() != 2 || k[0] < 1 || k[1] < 1)
     return op.emitOpError("'kernel' must be two positive integers [h, w]");
@@ -789,6 +785,18 @@ template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
                    p[2],
                    p[3]};
   return verifySpatialResult(op, g, resultType, ad);
+}
+
+template <typename PoolOp> static LogicalResult verifyPool(PoolOp op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = op.getOutput().getType();
+  if (inputType.getRank() != 4 || resultType.getRank() != 4)
+    return op.emitOpError("expects rank-4 input and result");
+  if (inputType.getElementType() != resultType.getElementType())
+    return op.emitOpError() << "input and result element types differ ("
+                            << inputType.getElementType() << " vs "
+                            << resultType.getElementType() << ")";
+  return verifyPoolWindow(op);
 }
 
 static RankedTensorType inferPoolResultType(RankedTensorType input,
@@ -918,35 +926,7 @@ LogicalResult RescaleAvgPool2DOp::verify() {
     return emitOpError() << "'rounding' must be onnx (the only rule "
                             "implemented), got "
                          << stringifyRounding(getRounding());
-  ArrayRef<int64_t> k = getKernel();
-  if (k.size() != 2 || k[0] < 1 || k[1] < 1)
-    return emitOpError("'kernel' must be two positive integers [h, w]");
-  SmallVector<int64_t> unitDilations = {1, 1};
-  if (failed(verifyWindowAttrs(*this, getStrides(), getPadding(),
-                               unitDilations)))
-    return failure();
-  ArrayRef<int64_t> s = getStrides(), p = getPadding();
-  if (p[0] >= k[0] || p[2] >= k[0] || p[1] >= k[1] || p[3] >= k[1])
-    return emitOpError("'padding' must be smaller than the kernel in each "
-                       "dimension, so that every window overlaps the "
-                       "input");
-  ActivationDims ad = getActivationDims(getDataLayout());
-  if (dimsDiffer(inputType.getDimSize(ad.n), resultType.getDimSize(ad.n)) ||
-      dimsDiffer(inputType.getDimSize(ad.c), resultType.getDimSize(ad.c)))
-    return emitOpError("result batch and channels must equal the input's");
-  WindowGeometry g{inputType.getDimSize(ad.h),
-                   inputType.getDimSize(ad.w),
-                   k[0],
-                   k[1],
-                   s[0],
-                   s[1],
-                   1,
-                   1,
-                   p[0],
-                   p[1],
-                   p[2],
-                   p[3]};
-  return verifySpatialResult(*this, g, resultType, ad);
+  return verifyPoolWindow(*this);
 }
 
 LogicalResult GlobalAvgPoolOp::verify() {

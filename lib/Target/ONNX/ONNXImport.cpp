@@ -214,8 +214,7 @@ private:
   LogicalResult importIntegerOp(bool conv);
   LogicalResult importQDQ(bool conv, bool gemm);
   LogicalResult importQLinearBinary(bool mul);
-  LogicalResult importGlobalAveragePool(bool qlinear);
-  LogicalResult importAveragePool(bool qlinear);
+  LogicalResult importAveragePool(bool qlinear, bool global);
   FailureOr<Value> emitAveragePool(Value x, const QParams &xq,
                                    const QParams &yq, bool channelsLast);
   FailureOr<Value> emitGlobalAvgPool(Value x, const QParams &xq,
@@ -1653,26 +1652,17 @@ LogicalResult Importer::importUnary(
   return bindNodeOutput(next, *y);
 }
 
-/// QLinearGlobalAveragePool / GlobalAveragePool: qnn.global_avg_pool,
-/// ONNX Runtime's arithmetic (`channels_last` for the contrib op).
-LogicalResult Importer::importGlobalAveragePool(bool qlinear) {
+/// (QLinear)GlobalAveragePool -> qnn.global_avg_pool (ONNX Runtime's
+/// arithmetic); (QLinear)AveragePool -> see emitAveragePool. `channels_last`
+/// is the contrib ops' attribute.
+LogicalResult Importer::importAveragePool(bool qlinear, bool global) {
   FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
   if (failed(channelsLast))
     return failure();
   return importUnary(qlinear, [&](Value x, const QParams &xq,
                                   const QParams &yq) {
-    return emitGlobalAvgPool(x, xq, yq, *channelsLast != 0);
-  });
-}
-
-/// QLinearAveragePool / AveragePool (see emitAveragePool).
-LogicalResult Importer::importAveragePool(bool qlinear) {
-  FailureOr<int64_t> channelsLast = intAttr("channels_last", 0);
-  if (failed(channelsLast))
-    return failure();
-  return importUnary(qlinear, [&](Value x, const QParams &xq,
-                                  const QParams &yq) {
-    return emitAveragePool(x, xq, yq, *channelsLast != 0);
+    return global ? emitGlobalAvgPool(x, xq, yq, *channelsLast != 0)
+                  : emitAveragePool(x, xq, yq, *channelsLast != 0);
   });
 }
 
@@ -2252,11 +2242,11 @@ LogicalResult Importer::importNode() {
     if (op == "QLinearConcat")
       return importQLinearConcat();
     if (op == "QLinearAveragePool")
-      return importAveragePool(/*qlinear=*/true);
+      return importAveragePool(/*qlinear=*/true, /*global=*/false);
     if (op == "QLinearSigmoid" || op == "QLinearLeakyRelu")
       return importActivation(/*qlinear=*/true);
     if (op == "QLinearGlobalAveragePool")
-      return importGlobalAveragePool(/*qlinear=*/true);
+      return importAveragePool(/*qlinear=*/true, /*global=*/true);
   }
   if (op == "QuantizeLinear")
     return importQuantize();
@@ -2266,9 +2256,9 @@ LogicalResult Importer::importNode() {
       op == "Elu")
     return importActivation(/*qlinear=*/false);
   if (op == "AveragePool")
-    return importAveragePool(/*qlinear=*/false);
+    return importAveragePool(/*qlinear=*/false, /*global=*/false);
   if (op == "GlobalAveragePool")
-    return importGlobalAveragePool(/*qlinear=*/false);
+    return importAveragePool(/*qlinear=*/false, /*global=*/true);
   if (op == "DequantizeLinear")
     return importDequantize();
   if (op == "QLinearConv")

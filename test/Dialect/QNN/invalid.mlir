@@ -904,3 +904,27 @@ func.func @global_avg_pool_tflite_multiplier(%x: tensor<1x4x4x3xi8>) -> tensor<1
   %0 = qnn.global_avg_pool %x {data_layout = #qnn.layout<NHWC>, input_scale = 1.0e30 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite>} : tensor<1x4x4x3xi8> -> tensor<1x1x1x3xi8>
   return %0 : tensor<1x1x1x3xi8>
 }
+
+// -----
+
+func.func @elu_rounding(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.elu' op 'rounding' must be tflite (TFLite's table) or onnx (ONNX Runtime's table), got tflite_single}}
+  %0 = qnn.elu %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @concat_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
+  // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling) or onnx (ONNX's QLinearConcat), got upward}}
+  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>
+  return %0 : tensor<5xi8>
+}
+
+// -----
+
+func.func @elu_scale(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.elu' op 'output_scale' must be finite and positive, got 0.000000e+00}}
+  %0 = qnn.elu %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.0 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}

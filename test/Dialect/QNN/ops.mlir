@@ -219,3 +219,46 @@ func.func @batch_matmul(%a: tensor<4x5xui8>, %b: tensor<5x3xui8>) -> tensor<4x3x
   %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = 128 : i32} : (tensor<4x5xui8>, tensor<5x3xui8>) -> tensor<4x3xi32>
   return %0 : tensor<4x3xi32>
 }
+
+// -----
+
+// CHECK-LABEL: func @squared_difference
+// CHECK: qnn.squared_difference %{{.*}}, %{{.*}} {lhs_scale = 5.000000e-02 : f32, lhs_zero_point = -5 : i32, output_scale = 2.000000e-01 : f32, output_zero_point = -120 : i32, rhs_scale = 8.000000e-02 : f32, rhs_zero_point = 3 : i32} : (tensor<2x4xi8>, tensor<4xi8>) -> tensor<2x4xi8>
+func.func @squared_difference(%a: tensor<2x4xi8>, %b: tensor<4xi8>) -> tensor<2x4xi8> {
+  %0 = qnn.squared_difference %a, %b {lhs_scale = 0.05 : f32, lhs_zero_point = -5 : i32, rhs_scale = 0.08 : f32, rhs_zero_point = 3 : i32, output_scale = 0.2 : f32, output_zero_point = -120 : i32} : (tensor<2x4xi8>, tensor<4xi8>) -> tensor<2x4xi8>
+  return %0 : tensor<2x4xi8>
+}
+
+// -----
+
+// CHECK-LABEL: func @reduce_max_min
+// CHECK: qnn.reduce_max %{{.*}} {axes = array<i64: 1, 3>} : tensor<2x3x4x5xi8> -> tensor<2x1x4x1xi8>
+// CHECK: qnn.reduce_min %{{.*}} {axes = array<i64: 0>} : tensor<2x3x4x5xui8> -> tensor<1x3x4x5xui8>
+func.func @reduce_max_min(%a: tensor<2x3x4x5xi8>, %b: tensor<2x3x4x5xui8>) -> (tensor<2x1x4x1xi8>, tensor<1x3x4x5xui8>) {
+  %0 = qnn.reduce_max %a {axes = array<i64: 1, 3>} : tensor<2x3x4x5xi8> -> tensor<2x1x4x1xi8>
+  %1 = qnn.reduce_min %b {axes = array<i64: 0>} : tensor<2x3x4x5xui8> -> tensor<1x3x4x5xui8>
+  return %0, %1 : tensor<2x1x4x1xi8>, tensor<1x3x4x5xui8>
+}
+
+// -----
+
+// The table activations carry the rule of their table (TFLite's by default).
+// CHECK-LABEL: func @tables
+// CHECK: qnn.elu %{{.*}} {input_scale = 3.000000e-02 : f32, input_zero_point = 10 : i32, output_scale = 2.500000e-02 : f32, output_zero_point = 30 : i32} : tensor<8xi8> -> tensor<8xi8>
+// CHECK: qnn.hardswish %{{.*}} {{.*}}rounding = #qnn.rounding<onnx>} : tensor<8xi8> -> tensor<8xi8>
+// CHECK: qnn.leaky_relu %{{.*}} {{.*}}rounding = #qnn.rounding<onnx>} : tensor<8xi8> -> tensor<8xi8>
+func.func @tables(%x: tensor<8xi8>) -> tensor<8xi8> {
+  %0 = qnn.elu %x {input_scale = 0.03 : f32, input_zero_point = 10 : i32, output_scale = 0.025 : f32, output_zero_point = 30 : i32} : tensor<8xi8> -> tensor<8xi8>
+  %1 = qnn.hardswish %0 {input_scale = 0.025 : f32, input_zero_point = 30 : i32, output_scale = 0.02 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<8xi8> -> tensor<8xi8>
+  %2 = qnn.leaky_relu %1 {alpha = 0.2 : f32, input_scale = 0.02 : f32, input_zero_point = 0 : i32, output_scale = 0.02 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<8xi8> -> tensor<8xi8>
+  return %2 : tensor<8xi8>
+}
+
+// -----
+
+// CHECK-LABEL: func @concat_onnx
+// CHECK: qnn.concatenate {{.*}}rounding = #qnn.rounding<onnx>}
+func.func @concat_onnx(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
+  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<onnx>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>
+  return %0 : tensor<5xi8>
+}

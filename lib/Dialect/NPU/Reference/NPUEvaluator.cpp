@@ -255,13 +255,10 @@ LogicalResult evalPool(PoolOp op, ArrayRef<Tensor> in,
           int64_t best = std::numeric_limits<int64_t>::min();
           // Only the window's overlap with the input is visited (a window
           // may be far larger than the input).
-          int64_t h0 = oh * s[0] - p[0], w0 = ow * s[1] - p[1];
-          int64_t khEnd = std::min<int64_t>(k[0], H - h0),
-                  kwEnd = std::min<int64_t>(k[1], W - w0);
-          for (int64_t kh = std::max<int64_t>(0, -h0); kh < khEnd; ++kh) {
-            int64_t ih = h0 + kh;
-            for (int64_t kw = std::max<int64_t>(0, -w0); kw < kwEnd; ++kw) {
-              int64_t iw = w0 + kw;
+          qnn::WindowSpan hs = qnn::windowOverlap(oh * s[0] - p[0], k[0], H);
+          qnn::WindowSpan ws = qnn::windowOverlap(ow * s[1] - p[1], k[1], W);
+          for (int64_t ih = hs.begin; ih < hs.end; ++ih) {
+            for (int64_t iw = ws.begin; iw < ws.end; ++iw) {
               int64_t v = x.ints[((n * H + ih) * W + iw) * C + c];
               sum += v;
               ++count;
