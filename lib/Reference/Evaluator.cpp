@@ -588,6 +588,50 @@ static void registerQNNOps(Evaluator &e) {
                  return reduce(raw, cast<ReduceMinOp>(raw).getAxes(), false,
                                in, out);
                });
+  // qnn.reduce_sum: TFLite's QuantizedMeanOrSum, the centred i32 sum over
+  // `axes` rescaled once (the count folded in for a mean).
+  e.registerOp(
+      "qnn.reduce_sum",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<ReduceSumOp>(raw);
+        const Tensor &t = in[0];
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        SmallVector<int64_t> inStrides = t.strides(), outStrides = r.strides();
+        SmallVector<bool> reduced(t.shape.size(), false);
+        int64_t count = 1;
+        for (int64_t a : op.getAxes()) {
+          reduced[a] = true;
+          count *= t.shape[a];
+        }
+        SmallVector<int64_t> sums(r.numElements(), 0);
+        for (int64_t i = 0; i < t.numElements(); ++i) {
+          int64_t o = 0, rest = i;
+          for (size_t d = 0; d < t.shape.size(); ++d) {
+            int64_t idx = rest / inStrides[d];
+            rest %= inStrides[d];
+            if (!reduced[d])
+              o += idx * outStrides[d];
+          }
+          sums[o] += t.ints[i];
+        }
+        math::QuantizedMultiplier m = math::tfliteSumMultiplier(
+            op.getInputScale().convertToFloat(),
+            op.getOutputScale().convertToFloat(), count, op.getAverage());
+        int64_t zpIn = static_cast<int32_t>(op.getInputZeroPoint());
+        int64_t zpOut = static_cast<int32_t>(op.getOutputZeroPoint());
+        for (int64_t o = 0; o < r.numElements(); ++o) {
+          int32_t centered = static_cast<int32_t>(sums[o] - zpIn * count);
+          r.ints[o] = std::clamp<int64_t>(
+              static_cast<int64_t>(math::multiplyByQuantizedMultiplier(
+                  centered, m, toRoundingRule(op.getRounding()))) +
+                  zpOut,
+              qmin, qmax);
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
   e.registerOp(
       "qnn.batch_matmul",
       [](Operation *raw, ArrayRef<Tensor> in,

@@ -221,6 +221,14 @@ QuantizedMultiplier tfliteMeanMultiplier(float inputScale, float outputScale,
   return q;
 }
 
+QuantizedMultiplier tfliteSumMultiplier(float inputScale, float outputScale,
+                                        int64_t count, bool average) {
+  if (average)
+    return tfliteMeanMultiplier(inputScale, outputScale, count);
+  return quantizeMultiplier(static_cast<double>(inputScale) /
+                            static_cast<double>(outputScale));
+}
+
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count) {
   float denominator = outputScale * static_cast<float>(count);

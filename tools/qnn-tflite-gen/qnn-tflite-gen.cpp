@@ -463,8 +463,6 @@ Model badTransposeConv() {
                             {1, 4, 4, 3}, false, ActivationFunctionType::NONE);
 }
 
-/// BATCH_MATMUL of two activations [2, 3, 4, 5] x [2, 3, 6, 5] with adj_y
-/// (the rhs transposed): [2, 3, 4, 6].
 /// REDUCE_MAX over axes [1, -1] without keep_dims (int8) and REDUCE_MIN
 /// over axis 2 with keep_dims (uint8 after a CAST-free second input).
 Model reduceMaxMin() {
@@ -486,6 +484,8 @@ Model reduceMaxMin() {
   return w.finish({a, b}, {mx, mn});
 }
 
+/// BATCH_MATMUL of two activations [2, 3, 4, 5] x [2, 3, 6, 5] with adj_y
+/// (the rhs transposed): [2, 3, 4, 6].
 Model batchMatMul() {
   ModelWriter w;
   int lhs = w.activation("lhs", {2, 3, 4, 5}, I8, perTensor(0.04f, -6));
@@ -782,6 +782,38 @@ Model mean() {
   int axes = w.constant<int32_t>("axes", {2}, TensorType::INT32, {1, 2});
   int out = w.activation("mean", {1, 4}, I8, perTensor(0.05f, -20));
   w.op(BuiltinOperator::MEAN, {in, axes}, {out}, BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, false).Union());
+  return w.finish({in}, {out});
+}
+
+Model sumMean() {
+  // SUM (int8, axes [1, -1], keep_dims false) and MEAN over an axis other
+  // than H, W (uint8, axis 1, keep_dims true): qnn.reduce_sum.
+  ModelWriter w;
+  int axesSum = w.constant<int32_t>("axes_sum", {2}, TensorType::INT32, {1, -1});
+  int axisMean = w.constant<int32_t>("axis_mean", {1}, TensorType::INT32, {1});
+  int a = w.activation("a", {2, 5, 3, 4}, I8, perTensor(0.02f, -7));
+  int sum = w.activation("sum", {2, 3}, I8, perTensor(0.3f, 4));
+  int b = w.activation("b", {2, 6, 5}, U8, perTensor(0.05f, 120));
+  int mean = w.activation("mean", {2, 1, 5}, U8, perTensor(0.04f, 100));
+  w.op(BuiltinOperator::SUM, {a, axesSum}, {sum},
+       BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, false).Union());
+  w.op(BuiltinOperator::MEAN, {b, axisMean}, {mean},
+       BuiltinOptions::ReducerOptions,
+       tfl::CreateReducerOptions(w.fbb, true).Union());
+  return w.finish({a, b}, {sum, mean});
+}
+
+Model badSumSameParams() {
+  // SUM with equal input and output parameters: TFLite adds the stored
+  // bytes with wrap-around; refused.
+  ModelWriter w;
+  Quant q = perTensor(0.1f, 3);
+  int axis = w.constant<int32_t>("axis", {1}, TensorType::INT32, {1});
+  int in = w.activation("input", {2, 4}, I8, q);
+  int out = w.activation("sum", {2}, I8, q);
+  w.op(BuiltinOperator::SUM, {in, axis}, {out}, BuiltinOptions::ReducerOptions,
        tfl::CreateReducerOptions(w.fbb, false).Union());
   return w.finish({in}, {out});
 }
@@ -1260,6 +1292,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"transpose_conv_same", transposeConvSame},
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},
+      {"bad_sum_same_params", badSumSameParams},
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},
@@ -1271,6 +1304,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mirror_pad", mirrorPad},
       {"resize_bilinear", resizeBilinear},
       {"mean", mean},
+      {"sum_mean", sumMean},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_convs", mobilenetConvs},

@@ -549,6 +549,37 @@ class QNN_ReduceOp<string mnemonic, string which> : QNN_Op<mnemonic, [Pure]> {
 def QNN_ReduceMaxOp : QNN_ReduceOp<"reduce_max", "largest">;
 def QNN_ReduceMinOp : QNN_ReduceOp<"reduce_min", "smallest">;
 
+def QNN_ReduceSumOp : QNN_Op<"reduce_sum", [Pure]> {
+  let summary = "sum (or mean) over some axes with one fixed-point rescale";
+  let description = [{
+    TFLite's reference SUM and MEAN on 8-bit tensors
+    (reference_ops::QuantizedMeanOrSum): over `axes` (each reduced dimension
+    becomes 1), the sum of the N stored values minus `input_zero_point * N`
+    (as i32), rescaled once by the multiplier `m, s` of `input_scale /
+    output_scale` (TFLite's double or single rounding, `rounding = tflite`
+    or `tflite_single`), `+ output_zero_point`, saturated. With `average`
+    the count is folded into the multiplier first (`m' = (m << k) / N`,
+    `s' = s - k`, `k = min(floor(log2 N), 32, 31 + s)`): TFLite's MEAN over
+    any axes. N is below 2^23, so the i32 sum cannot overflow.
+
+    Example:
+    ```mlir
+    %s = qnn.reduce_sum %x {axes = array<i64: 1>, input_scale = 0.1 : f32,
+           input_zero_point = 3 : i32, output_scale = 0.5 : f32,
+           output_zero_point = -2 : i32} : tensor<2x8x4xi8> -> tensor<2x1x4xi8>
+    ```
+  }];
+  let arguments = (ins QNN_QTensor8:$input, DenseI64ArrayAttr:$axes,
+                       F32Attr:$input_scale, I32Attr:$input_zero_point,
+                       F32Attr:$output_scale, I32Attr:$output_zero_point,
+                       UnitAttr:$average,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite_single">:$rounding);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($output)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Activations
 //===----------------------------------------------------------------------===//

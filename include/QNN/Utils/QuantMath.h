@@ -99,14 +99,20 @@ float onnxRequantizeFactor(double inputScale, float outputScale);
 int64_t requantizeONNX(int64_t x, int32_t inputZeroPoint, float factor,
                        int32_t outputZeroPoint, int64_t qmin, int64_t qmax);
 
-/// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
-/// float32(inputScale / float32(outputScale * float32(count))).
 /// TFLite's reference MEAN (reference_ops::QuantizedMeanOrSum): the
 /// multiplier of input_scale / output_scale with the element count folded
 /// in, `m' = (m << s) / count` (truncating) and `shift' = shift - s` with
 /// `s = min(floor(log2 count), 32, 31 + shift)`.
 QuantizedMultiplier tfliteMeanMultiplier(float inputScale, float outputScale,
                                          int64_t count);
+
+/// The multiplier of TFLite's quantized SUM (`average` false: the one of
+/// inputScale / outputScale) or MEAN (`average`: tfliteMeanMultiplier).
+QuantizedMultiplier tfliteSumMultiplier(float inputScale, float outputScale,
+                                        int64_t count, bool average);
+
+/// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
+/// float32(inputScale / float32(outputScale * float32(count))).
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count);
 

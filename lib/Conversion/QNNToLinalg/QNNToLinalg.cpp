@@ -2008,8 +2008,60 @@ struct ResizeBilinearLowering : OpConversionPattern<ResizeBilinearOp> {
   }
 };
 
+/// The i32 sum of `input` (8-bit, widened as `isUnsigned` says) over the
+/// dimensions marked in `reduced`, into a tensor of `resultShape` (the
+/// input's with each reduced dimension 1).
+static Value emitI32SumOver(OpBuilder &b, Location loc, Value input,
+                            ArrayRef<int64_t> resultShape,
+                            ArrayRef<bool> reduced, bool isUnsigned) {
+  Type i32 = b.getI32Type();
+  int64_t rank = resultShape.size();
+  Value init = emptyFilled(b, loc, resultShape, i32, 0);
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t d = 0; d < rank; ++d) {
+    outExprs.push_back(reduced[d] ? b.getAffineConstantExpr(0)
+                                  : b.getAffineDimExpr(d));
+    iters.push_back(reduced[d] ? utils::IteratorType::reduction
+                               : utils::IteratorType::parallel);
+  }
+  auto sum = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, ValueRange{input}, ValueRange{init},
+      ArrayRef<AffineMap>{
+          b.getMultiDimIdentityMap(rank),
+          AffineMap::get(rank, 0, outExprs, b.getContext())},
+      iters, [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value x = extendTo(nb, l, args[0], i32, isUnsigned);
+        linalg::YieldOp::create(
+            nb, l, arith::AddIOp::create(nb, l, args[1], x).getResult());
+      });
+  return sum.getResult(0);
+}
+
+/// TFLite's QuantizedMeanOrSum epilogue on one centred sum (i64 holding an
+/// i32 value, as TFLite casts it): the fixed-point rescale by `m` with the
+/// rounding rule, `+ outZp`, saturated to [qmin, qmax] and narrowed.
+static Value emitTFLiteSumRescale(OpBuilder &b, Location l, Value centered,
+                                  qmath::QuantizedMultiplier m,
+                                  Rounding rounding, int64_t outZp,
+                                  int64_t qmin, int64_t qmax, Type storage) {
+  Type i64 = b.getI64Type(), i32 = b.getI32Type();
+  Value c32 = arith::TruncIOp::create(b, l, i32, centered);
+  Value multiplier = intConst(b, l, i64, m.multiplier);
+  Value left = intConst(b, l, i32, m.shift > 0 ? m.shift : 0);
+  Value right = intConst(b, l, i64, m.shift > 0 ? 0 : -m.shift);
+  Value r = rounding == Rounding::tflite_single
+                ? emitSingleRoundingMultiply(b, l, c32, multiplier, left, right)
+                : emitMultiplyByQuantizedMultiplier(b, l, c32, multiplier,
+                                                    left, right);
+  Value y = arith::AddIOp::create(b, l, arith::ExtSIOp::create(b, l, i64, r),
+                                  intConst(b, l, i64, outZp));
+  return clampAndNarrow(b, l, y, qmin, qmax, storage);
+}
+
 /// qnn.global_avg_pool: an i32 sum over H and W (one reduction generic),
-/// then ONNX's float32 rescale (an elementwise generic, as the requantize).
+/// then ONNX's float32 rescale or TFLite's fixed-point one (an elementwise
+/// generic, as the requantize).
 struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -2033,31 +2085,14 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
                        static_cast<int32_t>(op.getInputZeroPoint())) *
                    count;
     int64_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
-    Type i32 = rewriter.getI32Type();
-    Value sumInit = emptyFilled(rewriter, loc, resultType.getShape(), i32, 0);
-    SmallVector<AffineExpr> outExprs;
-    for (unsigned i = 0; i < 4; ++i)
-      outExprs.push_back(i == d.h || i == d.w
-                             ? rewriter.getAffineConstantExpr(0)
-                             : rewriter.getAffineDimExpr(i));
-    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
-    iters[d.h] = iters[d.w] = utils::IteratorType::reduction;
-    auto sum = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{sumInit.getType()},
-        ValueRange{adaptor.getInput()}, ValueRange{sumInit},
-        ArrayRef<AffineMap>{
-            rewriter.getMultiDimIdentityMap(4),
-            AffineMap::get(4, 0, outExprs, rewriter.getContext())},
-        iters, [&](OpBuilder &b, Location l, ValueRange args) {
-          Value x = extendTo(b, l, args[0], i32, isUnsigned);
-          linalg::YieldOp::create(b, l,
-                                  arith::AddIOp::create(b, l, args[1], x)
-                                      .getResult());
-        });
+    SmallVector<bool> reduced(4, false);
+    reduced[d.h] = reduced[d.w] = true;
+    Value sum = emitI32SumOver(rewriter, loc, adaptor.getInput(),
+                               resultType.getShape(), reduced, isUnsigned);
     Value init =
         tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, ValueRange{sum.getResult(0)},
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{sum},
         ValueRange{init},
         ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(4),
                             rewriter.getMultiDimIdentityMap(4)},
@@ -2073,24 +2108,14 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
           if (op.getRounding() != Rounding::onnx) {
             // TFLite's MEAN (qmath::tfliteMeanMultiplier): one fixed-point
             // rescale of the centred i32 sum.
-            qmath::QuantizedMultiplier m = qmath::tfliteMeanMultiplier(
-                op.getInputScale().convertToFloat(),
-                op.getOutputScale().convertToFloat(), count);
-            Value c32 = arith::TruncIOp::create(b, l, b.getI32Type(), centered);
-            Value multiplier = intConst(b, l, i64, m.multiplier);
-            Value left = intConst(b, l, b.getI32Type(),
-                                  m.shift > 0 ? m.shift : 0);
-            Value right = intConst(b, l, i64, m.shift > 0 ? 0 : -m.shift);
-            Value r = op.getRounding() == Rounding::tflite_single
-                          ? emitSingleRoundingMultiply(b, l, c32, multiplier,
-                                                       left, right)
-                          : emitMultiplyByQuantizedMultiplier(
-                                b, l, c32, multiplier, left, right);
-            Value y = arith::AddIOp::create(
-                b, l, arith::ExtSIOp::create(b, l, i64, r),
-                intConst(b, l, i64, outZp));
             linalg::YieldOp::create(
-                b, l, clampAndNarrow(b, l, y, qmin, qmax, storage));
+                b, l,
+                emitTFLiteSumRescale(
+                    b, l, centered,
+                    qmath::tfliteMeanMultiplier(
+                        op.getInputScale().convertToFloat(),
+                        op.getOutputScale().convertToFloat(), count),
+                    op.getRounding(), outZp, qmin, qmax, storage));
             return;
           }
           Value v = arith::MulFOp::create(
@@ -2229,6 +2254,60 @@ struct ReduceLowering : OpConversionPattern<ReduceOp> {
   }
 };
 
+/// qnn.reduce_sum: the i32 sum over the axes, then TFLite's
+/// QuantizedMeanOrSum epilogue elementwise.
+struct ReduceSumLowering : OpConversionPattern<ReduceSumOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ReduceSumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto inputType = op.getInput().getType();
+    auto resultType = op.getOutput().getType();
+    if (!inputType.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "dynamic shapes");
+    Type storage = signless(resultType.getElementType());
+    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t rank = inputType.getRank();
+    SmallVector<bool> reduced(rank, false);
+    int64_t count = 1;
+    for (int64_t axis : op.getAxes()) {
+      reduced[axis] = true;
+      count *= inputType.getDimSize(axis);
+    }
+    Value sum = emitI32SumOver(rewriter, loc, adaptor.getInput(),
+                               resultType.getShape(), reduced,
+                               isUnsignedElement(inputType));
+    qmath::QuantizedMultiplier m = qmath::tfliteSumMultiplier(
+        op.getInputScale().convertToFloat(),
+        op.getOutputScale().convertToFloat(), count, op.getAverage());
+    int64_t bias =
+        -static_cast<int64_t>(static_cast<int32_t>(op.getInputZeroPoint())) *
+        count;
+    int64_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
+    Value init =
+        tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), storage);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, ValueRange{sum},
+        ValueRange{init},
+        ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                            rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i64 = b.getI64Type();
+          Value centered = arith::AddIOp::create(
+              b, l, extendTo(b, l, args[0], i64, false),
+              intConst(b, l, i64, bias));
+          linalg::YieldOp::create(
+              b, l,
+              emitTFLiteSumRescale(b, l, centered, m, op.getRounding(), outZp,
+                                   qmin, qmax, storage));
+        });
+    rewriter.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// arith.constant of an unsigned/signed type: the same bits, signless.
 struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -2353,7 +2432,7 @@ struct ConvertQNNToLinalgPass
                  UnsignedMaxMinLowering<tosa::MaximumOp, true>,
                  ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
                  ReduceLowering<ReduceMaxOp, true>,
-                 ReduceLowering<ReduceMinOp, false>,
+                 ReduceLowering<ReduceMinOp, false>, ReduceSumLowering,
                  GlobalAvgPoolLowering, ResizeBilinearLowering,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);

@@ -1036,6 +1036,36 @@ static LogicalResult verifyReduceOp(ReduceOp op) {
 
 LogicalResult ReduceMaxOp::verify() { return verifyReduceOp(*this); }
 LogicalResult ReduceMinOp::verify() { return verifyReduceOp(*this); }
+
+LogicalResult ReduceSumOp::verify() {
+  if (failed(verifyReduceOp(*this)))
+    return failure();
+  auto inputType = getInput().getType();
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyScale(*this, "output_scale",
+                         getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
+                             getOutput().getType().getElementType())) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  if (!inputType.hasStaticShape())
+    return emitOpError() << "expects a static input shape, got " << inputType;
+  int64_t count = 1;
+  for (int64_t axis : getAxes())
+    count *= inputType.getDimSize(axis);
+  // 255 * count must fit the i32 sum.
+  if (count < 1 || count >= (int64_t(1) << 23))
+    return emitOpError() << "the reduction must cover 1 to 2^23 - 1 values, "
+                            "got "
+                         << count;
+  double real =
+      getInputScale().convertToDouble() / getOutputScale().convertToDouble();
+  return verifyMultiplier(*this, "input_scale / output_scale", real);
+}
+
 LogicalResult ArgMinOp::verify() { return verifyArgOp(*this); }
 
 LogicalResult ConcatenateOp::verify() {

@@ -145,6 +145,18 @@ private:
                                      int64_t dimension, int64_t channels);
   LogicalResult importPRelu();
   LogicalResult importBatchMatMul();
+  /// The operands of a reduction with constant axes (MEAN, SUM,
+  /// REDUCE_MAX/MIN): axes normalized, sorted and deduplicated as TFLite
+  /// does, the result with the rank kept, and the 8-bit input's parameters.
+  struct Reduction {
+    Value input;
+    SmallVector<int64_t> axes;
+    RankedTensorType keptType, outType;
+    std::pair<float, int32_t> inputParams, outputParams;
+  };
+  FailureOr<Reduction> readReduction();
+  /// Sets the output to `kept`, reshaped when keep_dims is false.
+  LogicalResult setReductionOutput(const Reduction &r, Value kept);
   LogicalResult importReduceMaxMin(bool isMax);
   LogicalResult importFullyConnected();
   LogicalResult importBinary(tfl::BuiltinOperator code);
@@ -158,7 +170,7 @@ private:
   LogicalResult importRelu(tfl::BuiltinOperator code);
   LogicalResult importTableActivation(tfl::BuiltinOperator code);
   LogicalResult importTranspose();
-  LogicalResult importMean();
+  LogicalResult importMeanOrSum(bool isSum);
   LogicalResult importSplit();
   LogicalResult importSlice(bool strided);
   LogicalResult importMaxMin(bool isMax);
@@ -2500,12 +2512,7 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
   return setOutput(0, result);
 }
 
-/// REDUCE_MAX / REDUCE_MIN (8-bit, constant axes, keep_dims): the extreme
-/// stored integer over the axes (qnn.reduce_max / qnn.reduce_min, rank
-/// kept), then a reshape when keep_dims is false. TFLite compares the
-/// stored integers; the input and output parameters must be equal for that
-/// to be the real extreme, which the importer requires.
-LogicalResult Importer::importReduceMaxMin(bool isMax) {
+FailureOr<Importer::Reduction> Importer::readReduction() {
   if (failed(checkArity(2, 2, 1)))
     return failure();
   FailureOr<RankedTensorType> inType = getType(input(0));
@@ -2519,17 +2526,9 @@ LogicalResult Importer::importReduceMaxMin(bool isMax) {
             << " must share one 8-bit type";
     return failure();
   }
-  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
-  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
-  if (failed(iq) || failed(oq))
-    return failure();
-  if (*iq != *oq) {
-    error() << "input and output quantization differ; the stored integers' "
-               "extreme is the real one only with equal parameters";
-    return failure();
-  }
+  Reduction r;
+  r.outType = *outType;
   int64_t rank = inType->getRank();
-  SmallVector<int64_t> normalized;
   SmallVector<int64_t> keptShape(inType->getShape());
   for (int64_t a : *axes) {
     int64_t axis = a < 0 ? a + rank : a;
@@ -2537,62 +2536,16 @@ LogicalResult Importer::importReduceMaxMin(bool isMax) {
       error() << "axis " << a << " is out of range for " << *inType;
       return failure();
     }
-    if (llvm::is_contained(normalized, axis))
+    if (llvm::is_contained(r.axes, axis))
       continue; // TFLite ignores repeated axes
-    normalized.push_back(axis);
+    r.axes.push_back(axis);
     keptShape[axis] = 1;
   }
-  llvm::sort(normalized);
-  FailureOr<Value> in = getValue(input(0));
-  if (failed(in))
-    return failure();
-  auto keptType = RankedTensorType::get(keptShape, inType->getElementType());
-  auto axesAttr = builder.getDenseI64ArrayAttr(normalized);
-  Value result =
-      isMax ? ReduceMaxOp::create(builder, opLoc, keptType, *in, axesAttr)
-                  .getResult()
-            : ReduceMinOp::create(builder, opLoc, keptType, *in, axesAttr)
-                  .getResult();
-  if (keptType != *outType) {
-    if (keptType.getNumElements() != outType->getNumElements()) {
-      error() << "output " << *outType << " does not hold the reduction "
-              << keptType;
-      return failure();
-    }
-    result = reshape(result, *outType, opLoc);
-  }
-  return setOutput(0, result);
-}
-
-LogicalResult Importer::importMean() {
-  // MEAN over H and W of an NHWC tensor: qnn.global_avg_pool with TFLite's
-  // rule (its reference kernel, QuantizedMeanOrSum: the centred sum
-  // rescaled once by input_scale / output_scale with the count folded into
-  // the multiplier). TFLite's optimized kernel takes another formula for
-  // keep_dims = true (docs/Arithmetic.md); both are within one unit.
-  if (failed(checkArity(2, 2, 1)))
-    return failure();
-  FailureOr<RankedTensorType> inType = getType(input(0));
-  FailureOr<RankedTensorType> outType = getType(output(0));
-  FailureOr<SmallVector<int64_t>> axes = getIntConstant(input(1));
-  if (failed(inType) || failed(outType) || failed(axes))
-    return failure();
-  SmallVector<int64_t> sorted;
-  for (int64_t a : *axes)
-    sorted.push_back(a < 0 ? a + inType->getRank() : a);
-  llvm::sort(sorted);
-  if (inType->getRank() != 4 || sorted != SmallVector<int64_t>{1, 2} ||
-      !isa<IntegerType>(inType->getElementType())) {
-    error() << "only a quantized MEAN over axes [1, 2] of a rank-4 NHWC tensor "
-            << "is supported";
-    return failure();
-  }
-  int64_t n = inType->getDimSize(0), c = inType->getDimSize(3);
-  if (outType->getNumElements() != n * c ||
-      outType->getElementType() != inType->getElementType()) {
-    error() << "output " << tensorDesc(output(0)) << " has type " << *outType
-            << ", expected " << n * c << " elements of "
-            << inType->getElementType();
+  llvm::sort(r.axes);
+  r.keptType = RankedTensorType::get(keptShape, inType->getElementType());
+  if (r.keptType.getNumElements() != outType->getNumElements()) {
+    error() << "output " << *outType << " does not hold the reduction "
+            << r.keptType;
     return failure();
   }
   FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
@@ -2600,18 +2553,87 @@ LogicalResult Importer::importMean() {
   FailureOr<Value> in = getValue(input(0));
   if (failed(iq) || failed(oq) || failed(in))
     return failure();
-  auto pooledType =
-      RankedTensorType::get({n, 1, 1, c}, inType->getElementType());
-  Value value =
-      GlobalAvgPoolOp::create(
-          builder, opLoc, pooledType, *in, builder.getF32FloatAttr(iq->first),
-          builder.getI32IntegerAttr(iq->second),
-          builder.getF32FloatAttr(oq->first),
-          builder.getI32IntegerAttr(oq->second),
-          ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
-          roundingAttr())
-          .getResult();
-  return setOutput(0, reshape(value, *outType, opLoc));
+  r.input = *in;
+  r.inputParams = *iq;
+  r.outputParams = *oq;
+  return r;
+}
+
+LogicalResult Importer::setReductionOutput(const Reduction &r, Value kept) {
+  return setOutput(0, kept.getType() == r.outType
+                          ? kept
+                          : reshape(kept, r.outType, opLoc));
+}
+
+/// REDUCE_MAX / REDUCE_MIN (8-bit, constant axes, keep_dims): the extreme
+/// stored integer over the axes (qnn.reduce_max / qnn.reduce_min, rank
+/// kept), then a reshape when keep_dims is false. TFLite compares the
+/// stored integers; the input and output parameters must be equal for that
+/// to be the real extreme, which the importer requires.
+LogicalResult Importer::importReduceMaxMin(bool isMax) {
+  FailureOr<Reduction> r = readReduction();
+  if (failed(r))
+    return failure();
+  if (r->inputParams != r->outputParams) {
+    error() << "input and output quantization differ; the stored integers' "
+               "extreme is the real one only with equal parameters";
+    return failure();
+  }
+  auto axesAttr = builder.getDenseI64ArrayAttr(r->axes);
+  Value result =
+      isMax ? ReduceMaxOp::create(builder, opLoc, r->keptType, r->input,
+                                  axesAttr)
+                  .getResult()
+            : ReduceMinOp::create(builder, opLoc, r->keptType, r->input,
+                                  axesAttr)
+                  .getResult();
+  return setReductionOutput(*r, result);
+}
+
+/// MEAN and SUM (8-bit, constant axes): TFLite's reference kernel
+/// QuantizedMeanOrSum, the centred sum rescaled once by input_scale /
+/// output_scale (the count folded into the multiplier for MEAN). MEAN over
+/// H and W of a rank-4 tensor is qnn.global_avg_pool (the pooling op an
+/// accelerator knows); other axes, and SUM, are qnn.reduce_sum. TFLite's
+/// optimized MEAN takes another formula for keep_dims = true over [1, 2]
+/// (docs/Arithmetic.md); both are within one unit.
+LogicalResult Importer::importMeanOrSum(bool isSum) {
+  FailureOr<Reduction> r = readReduction();
+  if (failed(r))
+    return failure();
+  auto [inScale, inZp] = r->inputParams;
+  auto [outScale, outZp] = r->outputParams;
+  if (isSum && r->inputParams == r->outputParams) {
+    // TFLite then adds the stored 8-bit values in their own type
+    // (EvalGeneric), wrapping around and ignoring the zero point.
+    error() << "SUM with equal input and output quantization is not "
+               "supported: TFLite adds the stored 8-bit values with "
+               "wrap-around";
+    return failure();
+  }
+  Value result;
+  if (!isSum && r->keptType.getRank() == 4 &&
+      r->axes == ArrayRef<int64_t>{1, 2})
+    result = GlobalAvgPoolOp::create(
+                 builder, opLoc, r->keptType, r->input,
+                 builder.getF32FloatAttr(inScale),
+                 builder.getI32IntegerAttr(inZp),
+                 builder.getF32FloatAttr(outScale),
+                 builder.getI32IntegerAttr(outZp),
+                 ActivationLayoutAttr::get(context, ActivationLayout::NHWC),
+                 roundingAttr())
+                 .getResult();
+  else
+    result = ReduceSumOp::create(
+                 builder, opLoc, r->keptType, r->input,
+                 builder.getDenseI64ArrayAttr(r->axes),
+                 builder.getF32FloatAttr(inScale),
+                 builder.getI32IntegerAttr(inZp),
+                 builder.getF32FloatAttr(outScale),
+                 builder.getI32IntegerAttr(outZp),
+                 isSum ? UnitAttr() : builder.getUnitAttr(), roundingAttr())
+                 .getResult();
+  return setReductionOutput(*r, result);
 }
 
 //===----------------------------------------------------------------------===//
@@ -2677,7 +2699,9 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::TRANSPOSE:
     return [](Importer &i, B) { return i.importTranspose(); };
   case B::MEAN:
-    return [](Importer &i, B) { return i.importMean(); };
+    return [](Importer &i, B) { return i.importMeanOrSum(false); };
+  case B::SUM:
+    return [](Importer &i, B) { return i.importMeanOrSum(true); };
   case B::SPLIT:
     return [](Importer &i, B) { return i.importSplit(); };
   case B::SLICE:

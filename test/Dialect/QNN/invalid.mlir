@@ -897,6 +897,38 @@ func.func @reduce_min_shape(%x: tensor<2x3xi8>) -> tensor<2x3xi8> {
 
 // -----
 
+func.func @reduce_sum_axes(%x: tensor<2x3xi8>) -> tensor<2x1xi8> {
+  // expected-error @+1 {{'qnn.reduce_sum' op 'axes' must be distinct dimensions of the rank-2 input, got 1}}
+  %0 = qnn.reduce_sum %x {axes = array<i64: 1, 1>, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32} : tensor<2x3xi8> -> tensor<2x1xi8>
+  return %0 : tensor<2x1xi8>
+}
+
+// -----
+
+func.func @reduce_sum_zero_point(%x: tensor<2x3xi8>) -> tensor<2x1xi8> {
+  // expected-error @+1 {{'qnn.reduce_sum' op 'output_zero_point' 200 is outside the range [-128, 127] of element type i8}}
+  %0 = qnn.reduce_sum %x {axes = array<i64: 1>, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 200 : i32} : tensor<2x3xi8> -> tensor<2x1xi8>
+  return %0 : tensor<2x1xi8>
+}
+
+// -----
+
+func.func @reduce_sum_rounding(%x: tensor<2x3xi8>) -> tensor<2x1xi8> {
+  // expected-error @+1 {{'qnn.reduce_sum' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.reduce_sum %x {axes = array<i64: 1>, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<2x3xi8> -> tensor<2x1xi8>
+  return %0 : tensor<2x1xi8>
+}
+
+// -----
+
+func.func @reduce_sum_count(%x: tensor<2x8388608xi8>) -> tensor<2x1xi8> {
+  // expected-error @+1 {{'qnn.reduce_sum' op the reduction must cover 1 to 2^23 - 1 values, got 8388608}}
+  %0 = qnn.reduce_sum %x {axes = array<i64: 1>, input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = 0 : i32} : tensor<2x8388608xi8> -> tensor<2x1xi8>
+  return %0 : tensor<2x1xi8>
+}
+
+// -----
+
 // TFLite's MEAN rule folds the count into a fixed-point multiplier, which
 // must exist.
 func.func @global_avg_pool_tflite_multiplier(%x: tensor<1x4x4x3xi8>) -> tensor<1x1x1x3xi8> {

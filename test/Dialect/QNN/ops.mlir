@@ -242,6 +242,17 @@ func.func @reduce_max_min(%a: tensor<2x3x4x5xi8>, %b: tensor<2x3x4x5xui8>) -> (t
 
 // -----
 
+// CHECK-LABEL: func @reduce_sum
+// CHECK: qnn.reduce_sum %{{.*}} {axes = array<i64: 1>, input_scale = 1.000000e-01 : f32, input_zero_point = 3 : i32, output_scale = 5.000000e-01 : f32, output_zero_point = -2 : i32} : tensor<2x8x4xi8> -> tensor<2x1x4xi8>
+// CHECK: qnn.reduce_sum %{{.*}} {average, axes = array<i64: 0, 2>, input_scale = 1.000000e-01 : f32, input_zero_point = 128 : i32, output_scale = 1.000000e-01 : f32, output_zero_point = 128 : i32, rounding = #qnn.rounding<tflite>} : tensor<2x8x4xui8> -> tensor<1x8x1xui8>
+func.func @reduce_sum(%a: tensor<2x8x4xi8>, %b: tensor<2x8x4xui8>) -> (tensor<2x1x4xi8>, tensor<1x8x1xui8>) {
+  %0 = qnn.reduce_sum %a {axes = array<i64: 1>, input_scale = 0.1 : f32, input_zero_point = 3 : i32, output_scale = 0.5 : f32, output_zero_point = -2 : i32} : tensor<2x8x4xi8> -> tensor<2x1x4xi8>
+  %1 = qnn.reduce_sum %b {average, axes = array<i64: 0, 2>, input_scale = 0.1 : f32, input_zero_point = 128 : i32, output_scale = 0.1 : f32, output_zero_point = 128 : i32, rounding = #qnn.rounding<tflite>} : tensor<2x8x4xui8> -> tensor<1x8x1xui8>
+  return %0, %1 : tensor<2x1x4xi8>, tensor<1x8x1xui8>
+}
+
+// -----
+
 // The table activations carry the rule of their table (TFLite's by default).
 // CHECK-LABEL: func @tables
 // CHECK: qnn.elu %{{.*}} {input_scale = 3.000000e-02 : f32, input_zero_point = 10 : i32, output_scale = 2.500000e-02 : f32, output_zero_point = 30 : i32} : tensor<8xi8> -> tensor<8xi8>
