@@ -906,6 +906,7 @@ static void registerQNNOps(Evaluator &e) {
   e.registerOp("qnn.sigmoid", evalTable);
   e.registerOp("qnn.tanh", evalTable);
   e.registerOp("qnn.elu", evalTable);
+  e.registerOp("qnn.rsqrt", evalTable);
 }
 
 //===----------------------------------------------------------------------===//

@@ -229,6 +229,75 @@ QuantizedMultiplier tfliteSumMultiplier(float inputScale, float outputScale,
                             static_cast<double>(outputScale));
 }
 
+/// gemmlowp's `SaturatingRoundingMultiplyByPOT<exponent>` for exponent > 0:
+/// x * 2^exponent saturated to i32.
+static int32_t saturatingShiftLeft(int32_t x, int exponent) {
+  int64_t r = static_cast<int64_t>(x) * (int64_t(1) << exponent);
+  return static_cast<int32_t>(
+      std::clamp<int64_t>(r, std::numeric_limits<int32_t>::min(),
+                          std::numeric_limits<int32_t>::max()));
+}
+
+QuantizedMultiplier tfliteInvSqrtMultiplier(int32_t input) {
+  if (input <= 1)
+    return {std::numeric_limits<int32_t>::max(), 0};
+  int shift = 11;
+  while (input >= (1 << 29)) {
+    input /= 4;
+    ++shift;
+  }
+  // Normalise to [2^27, 2^29) by whole pairs of bits (the square root of
+  // 4^k is 2^k).
+  unsigned maxLeftShiftBits =
+      llvm::countl_zero(static_cast<uint32_t>(input)) - 1;
+  unsigned leftShiftBitPairs = maxLeftShiftBits / 2 - 1;
+  shift -= static_cast<int>(leftShiftBitPairs);
+  input <<= 2 * leftShiftBitPairs;
+  // Q3.28 (gemmlowp's FixedPoint<int32, 3>): a product of two Q3 values is
+  // Q6, of three Q9; Rescale<3> shifts back left with saturation.
+  const int32_t halfInput = roundingDivideByPOT(input >> 1, 1);
+  const int32_t halfThree = (1 << 28) + (1 << 27);
+  int32_t x = 1 << 28; // 1.0
+  for (int i = 0; i < 5; ++i) {
+    int32_t x3 = saturatingShiftLeft(
+        saturatingRoundingDoublingHighMul(
+            saturatingRoundingDoublingHighMul(x, x), x),
+        6);
+    x = saturatingShiftLeft(saturatingRoundingDoublingHighMul(halfThree, x) -
+                                saturatingRoundingDoublingHighMul(halfInput,
+                                                                  x3),
+                            3);
+  }
+  // Times sqrt(2) / 2 in Q0.31.
+  x = saturatingRoundingDoublingHighMul(x, 1518500250);
+  if (shift < 0) {
+    x = static_cast<int32_t>(static_cast<uint32_t>(x) << -shift);
+    shift = 0;
+  }
+  return {x, -shift};
+}
+
+QuantizedMultiplier tfliteRsqrtMultiplier(float inputScale, float outputScale) {
+  float denominator = std::sqrt(inputScale) * outputScale;
+  return quantizeMultiplier(1.0 / static_cast<double>(denominator));
+}
+
+int64_t rsqrtQuantized(int64_t q, int32_t inputZp, QuantizedMultiplier m,
+                       int32_t outputZp, int64_t qmin, int64_t qmax,
+                       RoundingRule rule) {
+  int32_t value = static_cast<int32_t>(q - inputZp);
+  if (value <= 0)
+    return qmax;
+  constexpr int kShift = 20; // keeps the intermediate an integer
+  QuantizedMultiplier inv = tfliteInvSqrtMultiplier(value);
+  int32_t data = multiplyByQuantizedMultiplier(
+      1, {inv.multiplier, inv.shift + kShift}, rule);
+  int64_t y = static_cast<int64_t>(multiplyByQuantizedMultiplier(
+                  data, {m.multiplier, m.shift - kShift}, rule)) +
+              outputZp;
+  return std::clamp(y, qmin, qmax);
+}
+
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count) {
   float denominator = outputScale * static_cast<float>(count);

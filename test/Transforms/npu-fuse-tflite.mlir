@@ -153,6 +153,21 @@ func.func @conv_hardswish(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> {
   return %h : tensor<1x4x4x3xi8>
 }
 
+// RSQRT is a table too: every stored value at or below the input zero point
+// (-2: entries 128..254, stored -128..-2) gives 127.
+// CHECK-LABEL: func.func @conv_rsqrt
+// CHECK: %[[R:.+]] = npu.conv2d
+// CHECK-SAME: activation = #npu.activation<lut>
+// CHECK-SAME: lut = array<i32: {{([-0-9]+, ){128}(127, ){127}[-0-9]+}}>
+// CHECK-NEXT: return %[[R]]
+func.func @conv_rsqrt(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x3xi8> {
+  %w = arith.constant dense<[[[[94, 13]]], [[[-56, 53]]], [[[-21, 125]]]]> : tensor<3x1x1x2xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.05 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32} : (tensor<1x4x4x2xi8>, tensor<3x1x1x2xi8>) -> tensor<1x4x4x3xi32>
+  %q = qnn.requantize %c {input_scale = array<f64: 0.00099999999254941907>, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = -2 : i32} : tensor<1x4x4x3xi32> -> tensor<1x4x4x3xi8>
+  %r = qnn.rsqrt %q {input_scale = 0.1 : f32, input_zero_point = -2 : i32, output_scale = 0.03 : f32, output_zero_point = -128 : i32} : tensor<1x4x4x3xi8> -> tensor<1x4x4x3xi8>
+  return %r : tensor<1x4x4x3xi8>
+}
+
 // A sigmoid table followed by a clamp: the clamp is applied to the table.
 // CHECK-LABEL: func.func @conv_sigmoid_clamp
 // Entry 127 (stored 127, sigmoid ~ 1) is clamped to 50, entry 128 (stored

@@ -534,6 +534,26 @@ Model elu() {
   return w.finish({in}, {e});
 }
 
+Model rsqrt() {
+  // Every int8 value through RSQRT (input 1x256: feed 0..255): values at or
+  // below the zero point -100 give 127; 1 / sqrt(x) for x in (0, 11.35]
+  // spans the output range.
+  ModelWriter w;
+  int in = w.activation("input", {1, 256}, I8, perTensor(0.05f, -100));
+  int r = w.activation("rsqrt", {1, 256}, I8, perTensor(0.02f, -128));
+  w.op(BuiltinOperator::RSQRT, {in}, {r});
+  return w.finish({in}, {r});
+}
+
+Model badRsqrtUint8() {
+  // RSQRT of uint8: TFLite has no such integer kernel; refused.
+  ModelWriter w;
+  int in = w.activation("input", {4}, U8, perTensor(0.05f, 0));
+  int r = w.activation("rsqrt", {4}, U8, perTensor(0.02f, 0));
+  w.op(BuiltinOperator::RSQRT, {in}, {r});
+  return w.finish({in}, {r});
+}
+
 Model leakyRelu() {
   // Every int8 value through LEAKY_RELU with multipliers whose single and
   // double roundings differ on near-ties (input 1x256: feed 0..255).
@@ -1293,6 +1313,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"transpose_conv_valid", transposeConvValid},
       {"bad_transpose_conv", badTransposeConv},
       {"bad_sum_same_params", badSumSameParams},
+      {"bad_rsqrt_uint8", badRsqrtUint8},
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},
@@ -1305,6 +1326,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"resize_bilinear", resizeBilinear},
       {"mean", mean},
       {"sum_mean", sumMean},
+      {"rsqrt", rsqrt},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_convs", mobilenetConvs},

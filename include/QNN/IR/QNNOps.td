@@ -661,4 +661,23 @@ def QNN_TanhOp : QNN_TableActivationOp<"tanh"> {
   }];
 }
 
+def QNN_RsqrtOp : QNN_ActivationOp<"rsqrt",
+    (ins DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite_single">:$rounding)> {
+  let summary = "quantized reciprocal square root (TFLite's RSQRT)";
+  let description = [{
+    TFLite's integer RSQRT (`RsqrtEvalQuantized`): for a stored value `q`,
+    `v = q - input_zero_point`; `v = 0` gives the type's maximum; else
+    `(mi, si)` is gemmlowp's fixed-point `1 / sqrt(v)`
+    (`GetInvSqrtQuantizedMultiplierExp`: five Newton-Raphson steps in
+    Q3.28), `data = rescale(1, mi, si + 20)`, and `y = rescale(data, m, s -
+    20) + output_zero_point`, saturated, where `m, s` is the multiplier of
+    `1 / double(sqrtf(input_scale) * output_scale)`. `rescale` is TFLite's
+    MultiplyByQuantizedMultiplier with `rounding` = `tflite` (double
+    rounding) or `tflite_single`. TFLite refuses to run on `v < 0`; here
+    those give the maximum too (as the TOSA legalization does). With 256
+    possible inputs it lowers to a lookup table.
+  }];
+}
+
 #endif // QNN_OPS_TD

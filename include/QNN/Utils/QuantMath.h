@@ -111,6 +111,28 @@ QuantizedMultiplier tfliteMeanMultiplier(float inputScale, float outputScale,
 QuantizedMultiplier tfliteSumMultiplier(float inputScale, float outputScale,
                                         int64_t count, bool average);
 
+/// TFLite's `GetInvSqrtQuantizedMultiplierExp(input, kReverseShift)`:
+/// 1 / sqrt(input) as a Q31 multiplier and a (left) shift, from gemmlowp's
+/// fixed-point Newton-Raphson iteration (5 steps from 1.0 in Q3.28), so
+/// that MultiplyByQuantizedMultiplier by it is input^-1/2; inputs <= 1
+/// give INT32_MAX, shift 0.
+QuantizedMultiplier tfliteInvSqrtMultiplier(int32_t input);
+
+/// The output multiplier of TFLite's int8 RSQRT: QuantizeMultiplier of
+/// `1 / double(sqrtf(inputScale) * outputScale)` (square root and product
+/// in float32, as `SetRsqrtOutputMultiplier`).
+QuantizedMultiplier tfliteRsqrtMultiplier(float inputScale, float outputScale);
+
+/// TFLite's quantized RSQRT of one stored value `q` (RsqrtEvalQuantized):
+/// `v = q - inputZp`; `v == 0` gives qmax; else with `(mi, si) =
+/// tfliteInvSqrtMultiplier(v)`, `data = MBQM(1, mi, si + 20)`, `y =
+/// MBQM(data, m, shift - 20) + outputZp`, saturated (MBQM with `rule`'s
+/// rounding). TFLite refuses to run on `v < 0`; those give qmax too (as the
+/// TOSA legalization of RSQRT does).
+int64_t rsqrtQuantized(int64_t q, int32_t inputZp, QuantizedMultiplier m,
+                       int32_t outputZp, int64_t qmin, int64_t qmax,
+                       RoundingRule rule);
+
 /// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
 /// float32(inputScale / float32(outputScale * float32(count))).
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,

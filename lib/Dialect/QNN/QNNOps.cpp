@@ -1187,6 +1187,25 @@ qnn::buildActivationTable(Operation *op) {
   } else if (auto t = dyn_cast<TanhOp>(op)) {
     rounding = t.getRounding();
     function = [](float x) { return std::tanh(x); };
+  } else if (auto r = dyn_cast<RsqrtOp>(op)) {
+    // Integer arithmetic throughout: the table is the kernel's value on
+    // every stored byte.
+    auto inputType = r.getInput().getType();
+    auto [qmin, qmax] = getStorageRange(r.getOutput().getType().getElementType());
+    bool isSigned = !inputType.getElementType().isUnsignedInteger();
+    math::QuantizedMultiplier m = math::tfliteRsqrtMultiplier(
+        r.getInputScale().convertToFloat(), r.getOutputScale().convertToFloat());
+    math::RoundingRule rule = r.getRounding() == Rounding::tflite_single
+                                  ? math::RoundingRule::TFLiteSingle
+                                  : math::RoundingRule::TFLite;
+    std::array<int32_t, 256> table;
+    for (int b = 0; b < 256; ++b) {
+      int64_t q = isSigned ? static_cast<int8_t>(b) : b;
+      table[b] = static_cast<int32_t>(math::rsqrtQuantized(
+          q, static_cast<int32_t>(r.getInputZeroPoint()), m,
+          static_cast<int32_t>(r.getOutputZeroPoint()), qmin, qmax, rule));
+    }
+    return table;
   } else if (auto l = dyn_cast<LeakyReluOp>(op);
              l && l.getRounding() == Rounding::onnx) {
     rounding = Rounding::onnx;
@@ -1205,6 +1224,24 @@ qnn::buildActivationTable(Operation *op) {
       static_cast<int32_t>(
           cast<IntegerAttr>(attr("output_zero_point")).getInt()),
       function, rounding == Rounding::onnx);
+}
+
+LogicalResult RsqrtOp::verify() {
+  if (failed(verifyActivation(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  float inputScale = getInputScale().convertToFloat();
+  float outputScale = getOutputScale().convertToFloat();
+  double real = 1.0 / static_cast<double>(std::sqrt(inputScale) * outputScale);
+  if (failed(verifyMultiplier(*this, "1 / (sqrt(input_scale) * output_scale)",
+                              real)))
+    return failure();
+  // The second rescale shifts by s - 20, which TFLite requires >= -31.
+  if (math::tfliteRsqrtMultiplier(inputScale, outputScale).shift < -11)
+    return emitOpError() << "the rescale 1 / (sqrt(input_scale) * "
+                            "output_scale) = "
+                         << real << " is below 2^-12";
+  return success();
 }
 
 LogicalResult LeakyReluOp::verify() {

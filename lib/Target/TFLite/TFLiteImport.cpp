@@ -2499,6 +2499,17 @@ LogicalResult Importer::importTableActivation(tfl::BuiltinOperator code) {
     result = EluOp::create(builder, opLoc, *outType, *in, is, iz, os, oz)
                  .getResult();
     break;
+  case tfl::BuiltinOperator::RSQRT:
+    // TFLite's only 8-bit RSQRT kernel is int8's.
+    if (!inType->getElementType().isSignlessInteger(8)) {
+      error() << "RSQRT of " << *inType
+              << " is not supported: TFLite's 8-bit kernel takes int8";
+      return failure();
+    }
+    result = RsqrtOp::create(builder, opLoc, *outType, *in, is, iz, os, oz,
+                             roundingAttr())
+                 .getResult();
+    break;
   default: {
     float alpha = 0.0f;
     if (const auto *opts = currentOp->builtin_options_as_LeakyReluOptions())
@@ -2695,6 +2706,7 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::HARD_SWISH:
   case B::LEAKY_RELU:
   case B::ELU:
+  case B::RSQRT:
     return [](Importer &i, B b) { return i.importTableActivation(b); };
   case B::TRANSPOSE:
     return [](Importer &i, B) { return i.importTranspose(); };

@@ -947,6 +947,22 @@ func.func @elu_rounding(%x: tensor<4xi8>) -> tensor<4xi8> {
 
 // -----
 
+func.func @rsqrt_rounding(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.rsqrt' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.rsqrt %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.1 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<onnx>} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @rsqrt_tiny_rescale(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.rsqrt' op the rescale 1 / (sqrt(input_scale) * output_scale) = 1.000000e-04 is below 2^-12}}
+  %0 = qnn.rsqrt %x {input_scale = 1.0e+04 : f32, input_zero_point = 0 : i32, output_scale = 100.0 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
 func.func @concat_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
   // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling) or onnx (ONNX's QLinearConcat), got upward}}
   %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>

@@ -267,6 +267,17 @@ func.func @tables(%x: tensor<8xi8>) -> tensor<8xi8> {
 
 // -----
 
+// CHECK-LABEL: func @rsqrt
+// CHECK: qnn.rsqrt %{{.*}} {input_scale = 5.000000e-02 : f32, input_zero_point = -100 : i32, output_scale = 2.000000e-02 : f32, output_zero_point = -128 : i32} : tensor<8xi8> -> tensor<8xi8>
+// CHECK: qnn.rsqrt %{{.*}} {{.*}}rounding = #qnn.rounding<tflite>} : tensor<8xi8> -> tensor<8xi8>
+func.func @rsqrt(%x: tensor<8xi8>) -> tensor<8xi8> {
+  %0 = qnn.rsqrt %x {input_scale = 0.05 : f32, input_zero_point = -100 : i32, output_scale = 0.02 : f32, output_zero_point = -128 : i32} : tensor<8xi8> -> tensor<8xi8>
+  %1 = qnn.rsqrt %0 {input_scale = 0.02 : f32, input_zero_point = -128 : i32, output_scale = 0.02 : f32, output_zero_point = -128 : i32, rounding = #qnn.rounding<tflite>} : tensor<8xi8> -> tensor<8xi8>
+  return %1 : tensor<8xi8>
+}
+
+// -----
+
 // CHECK-LABEL: func @concat_onnx
 // CHECK: qnn.concatenate {{.*}}rounding = #qnn.rounding<onnx>}
 func.func @concat_onnx(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {

@@ -895,6 +895,7 @@ struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
     patterns.add<FuseTablePattern<qnn::HardSwishOp>,
                  FuseTablePattern<qnn::SigmoidOp>,
                  FuseTablePattern<qnn::TanhOp>, FuseTablePattern<qnn::EluOp>,
+                 FuseTablePattern<qnn::RsqrtOp>,
                  FuseTablePattern<qnn::LeakyReluOp>>(ctx, remark);
     patterns.add<FuseAvgPoolPattern, FuseClampPattern,
                  FusePoolPattern<qnn::MaxPool2DOp, MaxPool2DOp>,

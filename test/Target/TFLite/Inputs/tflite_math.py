@@ -48,3 +48,55 @@ def multiply_double(x, m, shift):
 
 def signed_bytes(data):
     return [b - 256 if b > 127 else b for b in data]
+
+
+INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
+
+
+def srdhm(a, b):
+    """gemmlowp's SaturatingRoundingDoublingHighMul."""
+    if a == b == INT32_MIN:
+        return INT32_MAX
+    ab = a * b
+    nudge = (1 << 30) if ab >= 0 else (1 - (1 << 30))
+    return int((ab + nudge) / (1 << 31))  # truncation toward zero
+
+
+def rounding_divide_by_pot(x, exponent):
+    """gemmlowp's RoundingDivideByPOT (halves away from zero)."""
+    mask = (1 << exponent) - 1
+    remainder = x & mask
+    threshold = (mask >> 1) + (1 if x < 0 else 0)
+    return (x >> exponent) + (1 if remainder > threshold else 0)
+
+
+def saturating_shift_left(x, exponent):
+    """gemmlowp's SaturatingRoundingMultiplyByPOT<exponent > 0>."""
+    return max(INT32_MIN, min(INT32_MAX, x << exponent))
+
+
+def inv_sqrt_multiplier(value):
+    """TFLite's GetInvSqrtQuantizedMultiplierExp(value, kReverseShift):
+    (Q31 multiplier, left shift) of 1 / sqrt(value), from five gemmlowp
+    Newton-Raphson steps in Q3.28."""
+    if value <= 1:
+        return INT32_MAX, 0
+    shift = 11
+    while value >= (1 << 29):
+        value //= 4
+        shift += 1
+    max_left_shift_bits = (32 - value.bit_length()) - 1
+    pairs = max_left_shift_bits // 2 - 1
+    shift -= pairs
+    value <<= 2 * pairs
+    half_input = rounding_divide_by_pot(value >> 1, 1)
+    half_three = (1 << 28) + (1 << 27)
+    x = 1 << 28
+    for _ in range(5):
+        x3 = saturating_shift_left(srdhm(srdhm(x, x), x), 6)
+        x = saturating_shift_left(srdhm(half_three, x) - srdhm(half_input, x3), 3)
+    x = srdhm(x, 1518500250)
+    if shift < 0:
+        x = ((x << -shift) + (1 << 31)) % (1 << 32) - (1 << 31)  # int32 wrap
+        shift = 0
+    return x, -shift
