@@ -907,6 +907,32 @@ static void registerQNNOps(Evaluator &e) {
   e.registerOp("qnn.tanh", evalTable);
   e.registerOp("qnn.elu", evalTable);
   e.registerOp("qnn.rsqrt", evalTable);
+  // qnn.l2_normalize: TFLite's integer L2_NORMALIZATION, row by row along
+  // the last dimension.
+  e.registerOp(
+      "qnn.l2_normalize",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<L2NormalizeOp>(raw);
+        const Tensor &t = in[0];
+        Tensor r(t.elementType, t.shape);
+        bool isUnsigned = t.elementType.isUnsignedInteger();
+        int64_t zp = static_cast<int32_t>(op.getInputZeroPoint());
+        math::RoundingRule rule = toRoundingRule(op.getRounding());
+        int64_t depth = t.shape.back();
+        for (int64_t row = 0; row < t.numElements(); row += depth) {
+          int64_t acc = 0;
+          for (int64_t i = row; i < row + depth; ++i)
+            acc += (t.ints[i] - zp) * (t.ints[i] - zp);
+          math::QuantizedMultiplier inv =
+              math::tfliteInvSqrtMultiplier(static_cast<int32_t>(acc));
+          for (int64_t i = row; i < row + depth; ++i)
+            r.ints[i] = math::l2NormalizeQuantized(
+                static_cast<int32_t>(t.ints[i] - zp), inv, isUnsigned, rule);
+        }
+        out.push_back(std::move(r));
+        return success();
+      });
 }
 
 //===----------------------------------------------------------------------===//

@@ -298,6 +298,24 @@ int64_t rsqrtQuantized(int64_t q, int32_t inputZp, QuantizedMultiplier m,
   return std::clamp(y, qmin, qmax);
 }
 
+int64_t l2NormalizeQuantized(int32_t diff, QuantizedMultiplier inv,
+                             bool isUnsigned, RoundingRule rule) {
+  constexpr int kOutputScale = 7; // the result's scale is 2^-7
+  // TFLite's uint8 kernel (optimized_ops) rounds twice, gemmlowp's
+  // SaturatingRoundingDoublingHighMul then RoundingDivideByPOT, in every
+  // build (LiteRT 2.5.3 does; test/Target/TFLite/l2-norm.test).
+  if (isUnsigned)
+    return std::clamp<int64_t>(
+        static_cast<int64_t>(
+            multiplyByQuantizedMultiplier(diff * (1 << kOutputScale), inv)) +
+            128,
+        0, 255);
+  return std::clamp<int64_t>(
+      multiplyByQuantizedMultiplier(
+          diff, {inv.multiplier, inv.shift + kOutputScale}, rule),
+      -128, 127);
+}
+
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count) {
   float denominator = outputScale * static_cast<float>(count);

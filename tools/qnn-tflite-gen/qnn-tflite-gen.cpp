@@ -554,6 +554,25 @@ Model badRsqrtUint8() {
   return w.finish({in}, {r});
 }
 
+/// L2_NORMALIZATION along the last axis: int8 [2, 3, 8] and uint8 [4, 16],
+/// outputs at TFLite's fixed 1/128 (zero point 0 / 128); `outScale`
+/// other than 1/128 makes the model TFLite (and the importer) refuses.
+static Model l2NormModel(float outScale) {
+  ModelWriter w;
+  int a = w.activation("a", {2, 3, 8}, I8, perTensor(0.05f, -3));
+  int na = w.activation("a_normalized", {2, 3, 8}, I8, perTensor(outScale, 0));
+  int b = w.activation("b", {4, 16}, U8, perTensor(0.1f, 120));
+  int nb = w.activation("b_normalized", {4, 16}, U8, perTensor(outScale, 128));
+  for (auto [in, out] : {std::pair{a, na}, std::pair{b, nb}})
+    w.op(BuiltinOperator::L2_NORMALIZATION, {in}, {out},
+         BuiltinOptions::L2NormOptions,
+         tfl::CreateL2NormOptions(w.fbb, ActivationFunctionType::NONE).Union());
+  return w.finish({a, b}, {na, nb});
+}
+
+Model l2Norm() { return l2NormModel(1.0f / 128.0f); }
+Model badL2NormScale() { return l2NormModel(1.0f / 256.0f); }
+
 Model leakyRelu() {
   // Every int8 value through LEAKY_RELU with multipliers whose single and
   // double roundings differ on near-ties (input 1x256: feed 0..255).
@@ -1314,6 +1333,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"bad_transpose_conv", badTransposeConv},
       {"bad_sum_same_params", badSumSameParams},
       {"bad_rsqrt_uint8", badRsqrtUint8},
+      {"bad_l2_norm_scale", badL2NormScale},
       {"transpose", transpose},
       {"slicing", slicing},
       {"maximum_minimum", maximumMinimum},
@@ -1327,6 +1347,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"mean", mean},
       {"sum_mean", sumMean},
       {"rsqrt", rsqrt},
+      {"l2_norm", l2Norm},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_convs", mobilenetConvs},

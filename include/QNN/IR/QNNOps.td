@@ -680,4 +680,32 @@ def QNN_RsqrtOp : QNN_ActivationOp<"rsqrt",
   }];
 }
 
+def QNN_L2NormalizeOp : QNN_Op<"l2_normalize",
+    [Pure, AllTypesMatch<["input", "output"]>]> {
+  let summary = "L2 normalization along the last axis (TFLite's L2_NORMALIZATION)";
+  let description = [{
+    TFLite's integer L2_NORMALIZATION along the innermost dimension: per row,
+    `acc = sum((q - input_zero_point)^2)` (i32), `(m, s)` is gemmlowp's
+    fixed-point `1 / sqrt(acc)` (`GetInvSqrtQuantizedMultiplierExp`, as for
+    `qnn.rsqrt`; `acc <= 1` gives INT32_MAX, 0), and each element is
+    `rescale(q - input_zero_point, m, s + 7)` for int8 (TFLite's
+    reference_integer_ops kernel) or `rescale(128 * (q - input_zero_point),
+    m, s) + 128` for uint8 (its uint8 kernel), saturated. The result is
+    quantized with scale 1/128 and zero point 0 (int8) or 128 (uint8), as
+    TFLite requires. `rescale` is MultiplyByQuantizedMultiplier with
+    `rounding` = `tflite` (double rounding) or `tflite_single` for int8;
+    TFLite's uint8 kernel always rounds twice (gemmlowp's
+    SaturatingRoundingDoublingHighMul and RoundingDivideByPOT). `input_scale`
+    cancels out and is kept for the record. Rows hold at most 33025
+    elements (so that the i32 sum of squares cannot overflow).
+  }];
+  let arguments = (ins QNN_QTensor8:$input, F32Attr:$input_scale,
+                       I32Attr:$input_zero_point,
+                       DefaultValuedAttr<QNN_RoundingAttr,
+                           "::mlir::qnn::Rounding::tflite_single">:$rounding);
+  let results = (outs QNN_QTensor8:$output);
+  let assemblyFormat = "$input attr-dict `:` type($input)";
+  let hasVerifier = 1;
+}
+
 #endif // QNN_OPS_TD

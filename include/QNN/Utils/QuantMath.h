@@ -133,6 +133,14 @@ int64_t rsqrtQuantized(int64_t q, int32_t inputZp, QuantizedMultiplier m,
                        int32_t outputZp, int64_t qmin, int64_t qmax,
                        RoundingRule rule);
 
+/// One element of TFLite's integer L2_NORMALIZATION: `diff = q - input_zp`,
+/// `inv` the row's tfliteInvSqrtMultiplier(sum of squares); int8:
+/// MBQM(diff, inv.m, inv.shift + 7) with `rule`; uint8: MBQM(128 * diff,
+/// inv.m, inv.shift) + 128 with gemmlowp's double rounding whatever `rule`
+/// (TFLite's uint8 kernel); saturated to the type's range.
+int64_t l2NormalizeQuantized(int32_t diff, QuantizedMultiplier inv,
+                             bool isUnsigned, RoundingRule rule);
+
 /// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
 /// float32(inputScale / float32(outputScale * float32(count))).
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,

@@ -2438,6 +2438,7 @@ struct ConvertQNNToLinalgPass
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);
+    populateL2NormalizeLowering(converter, patterns);
     patterns.add<GenericRetyping>(converter, ctx);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns,
                                                                    converter);

@@ -10,6 +10,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::qnn::lowering {
 
@@ -105,6 +106,10 @@ void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                          const KernelSpec &spec, bool emulateVNNI,
                          func::FuncOp epilogue = {}, bool parallel = false,
                          int64_t parallelMinWork = 0);
+
+/// The lowering of qnn.l2_normalize (L2NormalizeLowering.cpp).
+void populateL2NormalizeLowering(const TypeConverter &converter,
+                                 RewritePatternSet &patterns);
 
 } // namespace mlir::qnn::lowering
 

@@ -1109,7 +1109,7 @@ LogicalResult ConcatenateOp::verify() {
     float inScale = getInputScales()[i];
     int32_t inZp = getInputZeroPoints()[i];
     float outScale = getOutputScale().convertToFloat();
-    if ((inScale != outScale || inZp != getOutputZeroPoint()) &&
+    if ((inScale != outScale || inZp != static_cast<int32_t>(getOutputZeroPoint())) &&
         !math::isRepresentableConcatRescale(inScale, inZp, outScale))
       return emitOpError() << "rescale of input " << i << " (input_scales[" << i
                            << "] / output_scale = " << inScale << " / "
@@ -1241,6 +1241,26 @@ LogicalResult RsqrtOp::verify() {
     return emitOpError() << "the rescale 1 / (sqrt(input_scale) * "
                             "output_scale) = "
                          << real << " is below 2^-12";
+  return success();
+}
+
+LogicalResult L2NormalizeOp::verify() {
+  auto inputType = getInput().getType();
+  if (failed(verifyScale(*this, "input_scale",
+                         getInputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  if (inputType.getRank() < 1)
+    return emitOpError() << "expects a ranked input of rank >= 1, got "
+                         << inputType;
+  int64_t depth = inputType.getDimSize(inputType.getRank() - 1);
+  // 255^2 * depth must fit the i32 sum of squares.
+  if (ShapedType::isDynamic(depth) || depth < 1 || depth > 33025)
+    return emitOpError() << "the last dimension must hold 1 to 33025 "
+                            "elements, got "
+                         << inputType;
   return success();
 }
 

@@ -164,6 +164,7 @@ private:
   LogicalResult importConcatenation();
   LogicalResult importReshape();
   LogicalResult importSoftmax();
+  LogicalResult importL2Normalization();
   LogicalResult importPad();
   LogicalResult importQuantize();
   LogicalResult importDequantize();
@@ -2284,6 +2285,49 @@ LogicalResult Importer::importSplit() {
 // Quantization and activations
 //===----------------------------------------------------------------------===//
 
+/// L2_NORMALIZATION (8-bit, no fused activation, at most 4-D):
+/// qnn.l2_normalize along the last dimension. TFLite requires the output
+/// scale 1/128 and zero point 0 (int8) or 128 (uint8); so does the importer.
+LogicalResult Importer::importL2Normalization() {
+  if (failed(checkArity(1, 1, 1)))
+    return failure();
+  FailureOr<RankedTensorType> inType = getType(input(0));
+  FailureOr<RankedTensorType> outType = getType(output(0));
+  if (failed(inType) || failed(outType))
+    return failure();
+  if (!inType->getElementType().isInteger(8) || *inType != *outType ||
+      inType->getRank() < 1 || inType->getRank() > 4) {
+    error() << "input " << *inType << " and output " << *outType
+            << " must be one 8-bit type of rank 1 to 4";
+    return failure();
+  }
+  if (const auto *opts = currentOp->builtin_options_as_L2NormOptions();
+      opts && opts->fused_activation_function() !=
+                  tfl::ActivationFunctionType::NONE) {
+    error() << "a fused activation is not supported (TFLite's kernels "
+               "refuse it too)";
+    return failure();
+  }
+  FailureOr<std::pair<float, int32_t>> iq = getPerTensor(input(0));
+  FailureOr<std::pair<float, int32_t>> oq = getPerTensor(output(0));
+  FailureOr<Value> in = getValue(input(0));
+  if (failed(iq) || failed(oq) || failed(in))
+    return failure();
+  int32_t expectedZp = inType->getElementType().isUnsignedInteger() ? 128 : 0;
+  if (oq->first != 1.0f / 128.0f || oq->second != expectedZp) {
+    error() << "output " << tensorDesc(output(0)) << " has scale "
+            << oq->first << " and zero point " << oq->second
+            << "; TFLite requires 1/128 and " << expectedZp;
+    return failure();
+  }
+  Value result = L2NormalizeOp::create(builder, opLoc, *outType, *in,
+                                       builder.getF32FloatAttr(iq->first),
+                                       builder.getI32IntegerAttr(iq->second),
+                                       roundingAttr())
+                     .getResult();
+  return setOutput(0, result);
+}
+
 LogicalResult Importer::importSoftmax() {
   if (failed(checkArity(1, 1, 1)))
     return failure();
@@ -2690,6 +2734,8 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
     return [](Importer &i, B) { return i.importReshape(); };
   case B::SOFTMAX:
     return [](Importer &i, B) { return i.importSoftmax(); };
+  case B::L2_NORMALIZATION:
+    return [](Importer &i, B) { return i.importL2Normalization(); };
   case B::PAD:
   case B::PADV2:
     return [](Importer &i, B) { return i.importPad(); };

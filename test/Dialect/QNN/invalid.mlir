@@ -963,6 +963,30 @@ func.func @rsqrt_tiny_rescale(%x: tensor<4xi8>) -> tensor<4xi8> {
 
 // -----
 
+func.func @l2_normalize_depth(%x: tensor<2x40000xui8>) -> tensor<2x40000xui8> {
+  // expected-error @+1 {{'qnn.l2_normalize' op the last dimension must hold 1 to 33025 elements, got 'tensor<2x40000xui8>'}}
+  %0 = qnn.l2_normalize %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32} : tensor<2x40000xui8>
+  return %0 : tensor<2x40000xui8>
+}
+
+// -----
+
+func.func @l2_normalize_rounding(%x: tensor<2x4xi8>) -> tensor<2x4xi8> {
+  // expected-error @+1 {{'qnn.l2_normalize' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got upward}}
+  %0 = qnn.l2_normalize %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : tensor<2x4xi8>
+  return %0 : tensor<2x4xi8>
+}
+
+// -----
+
+func.func @l2_normalize_zero_point(%x: tensor<2x4xui8>) -> tensor<2x4xui8> {
+  // expected-error @+1 {{'qnn.l2_normalize' op 'input_zero_point' -1 is outside the range [0, 255] of element type ui8}}
+  %0 = qnn.l2_normalize %x {input_scale = 0.1 : f32, input_zero_point = -1 : i32} : tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
 func.func @concat_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
   // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling) or onnx (ONNX's QLinearConcat), got upward}}
   %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>

@@ -278,6 +278,17 @@ func.func @rsqrt(%x: tensor<8xi8>) -> tensor<8xi8> {
 
 // -----
 
+// CHECK-LABEL: func @l2_normalize
+// CHECK: qnn.l2_normalize %{{.*}} {input_scale = 5.000000e-02 : f32, input_zero_point = -3 : i32} : tensor<2x8xi8>
+// CHECK: qnn.l2_normalize %{{.*}} {input_scale = 1.000000e-01 : f32, input_zero_point = 120 : i32, rounding = #qnn.rounding<tflite>} : tensor<4x16xui8>
+func.func @l2_normalize(%a: tensor<2x8xi8>, %b: tensor<4x16xui8>) -> (tensor<2x8xi8>, tensor<4x16xui8>) {
+  %0 = qnn.l2_normalize %a {input_scale = 0.05 : f32, input_zero_point = -3 : i32} : tensor<2x8xi8>
+  %1 = qnn.l2_normalize %b {input_scale = 0.1 : f32, input_zero_point = 120 : i32, rounding = #qnn.rounding<tflite>} : tensor<4x16xui8>
+  return %0, %1 : tensor<2x8xi8>, tensor<4x16xui8>
+}
+
+// -----
+
 // CHECK-LABEL: func @concat_onnx
 // CHECK: qnn.concatenate {{.*}}rounding = #qnn.rounding<onnx>}
 func.func @concat_onnx(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
