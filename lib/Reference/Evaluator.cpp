@@ -642,16 +642,32 @@ static void registerQNNOps(Evaluator &e) {
         int64_t m = r.shape[rank - 2], n = r.shape[rank - 1];
         int64_t k = in[0].shape[rank - 1];
         int64_t batches = r.numElements() / std::max<int64_t>(m * n, 1);
-        int64_t lzp = op.getLhsZeroPoint(), rzp = op.getRhsZeroPoint();
-        for (int64_t b = 0; b < batches; ++b)
+        int64_t lzp = static_cast<int32_t>(op.getLhsZeroPoint());
+        int64_t rzp = static_cast<int32_t>(op.getRhsZeroPoint());
+        // The operand's batch (flat) of result batch `b`: size-1 batch
+        // dimensions broadcast.
+        auto operandBatch = [&](const Tensor &t, int64_t b) {
+          int64_t index = 0, stride = 1;
+          for (int64_t d = static_cast<int64_t>(rank) - 3; d >= 0; --d) {
+            int64_t coord = b % r.shape[d];
+            b /= r.shape[d];
+            if (t.shape[d] != 1)
+              index += coord * stride;
+            stride *= t.shape[d];
+          }
+          return index;
+        };
+        for (int64_t b = 0; b < batches; ++b) {
+          int64_t lb = operandBatch(in[0], b), rb = operandBatch(in[1], b);
           for (int64_t i = 0; i < m; ++i)
             for (int64_t j = 0; j < n; ++j) {
               int64_t acc = 0;
               for (int64_t t = 0; t < k; ++t)
-                acc += (in[0].ints[(b * m + i) * k + t] - lzp) *
-                       (in[1].ints[(b * k + t) * n + j] - rzp);
+                acc += (in[0].ints[(lb * m + i) * k + t] - lzp) *
+                       (in[1].ints[(rb * k + t) * n + j] - rzp);
               r.ints[(b * m + i) * n + j] = wrapToType(acc, r.elementType);
             }
+        }
         out.push_back(std::move(r));
         return success();
       });

@@ -497,6 +497,31 @@ Model batchMatMul() {
   return w.finish({lhs, rhs}, {out});
 }
 
+/// BATCH_MATMUL with broadcast batch dimensions: activations [2, 1, 4, 5] x
+/// [3, 5, 6] -> [2, 3, 4, 6] (the rhs gets a leading 1, then both
+/// broadcast), and an activation [2, 4, 5] x a constant [6, 5] weight with
+/// adj_y -> [2, 4, 6] (a transformer's projection).
+Model batchMatMulBroadcast() {
+  ModelWriter w;
+  int a = w.activation("a", {2, 1, 4, 5}, I8, perTensor(0.04f, -6));
+  int b = w.activation("b", {3, 5, 6}, I8, perTensor(0.03f, 9));
+  int ab = w.activation("ab", {2, 3, 4, 6}, I8, perTensor(0.3f, -2));
+  w.op(BuiltinOperator::BATCH_MATMUL, {a, b}, {ab},
+       BuiltinOptions::BatchMatMulOptions,
+       tfl::CreateBatchMatMulOptions(w.fbb, false, false).Union());
+  std::vector<int8_t> weights;
+  for (int i = 0; i < 30; ++i)
+    weights.push_back(static_cast<int8_t>((i * 37) % 255 - 127));
+  Quant wq = perTensor(0.02f, 0);
+  int wt = w.constant<int8_t>("weights", {6, 5}, I8, weights, &wq);
+  int c = w.activation("c", {2, 4, 5}, I8, perTensor(0.05f, 4));
+  int cw = w.activation("cw", {2, 4, 6}, I8, perTensor(0.4f, 1));
+  w.op(BuiltinOperator::BATCH_MATMUL, {c, wt}, {cw},
+       BuiltinOptions::BatchMatMulOptions,
+       tfl::CreateBatchMatMulOptions(w.fbb, false, true).Union());
+  return w.finish({a, b, c}, {ab, cw});
+}
+
 Model squaredDifference() {
   // Every int8 value (input 1x16x16: feed 0..255) minus a constant [16]
   // (-120, -100, ..., 180) broadcast over the last dimension, squared.
@@ -1348,6 +1373,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"sum_mean", sumMean},
       {"rsqrt", rsqrt},
       {"l2_norm", l2Norm},
+      {"batch_matmul_broadcast", batchMatMulBroadcast},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_convs", mobilenetConvs},

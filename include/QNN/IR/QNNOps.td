@@ -222,8 +222,9 @@ def QNN_BatchMatMulOp : QNN_Op<"batch_matmul", [Pure]> {
   let description = [{
     `out[..., m, n] = sum_k (lhs[..., m, k] - lhs_zero_point) *
     (rhs[..., k, n] - rhs_zero_point)` accumulated in i32, for every index of
-    the leading (batch) dimensions, which are equal in both operands and the
-    result. The real scale of the result is `lhs_scale * rhs_scale` (kept
+    the leading (batch) dimensions. Operands and result have one rank; each
+    batch dimension of an operand is the result's or 1 (broadcast, as
+    TFLite's BATCH_MATMUL and numpy's matmul do). The real scale of the result is `lhs_scale * rhs_scale` (kept
     here, like a convolution's input and weight scales, for an accelerator
     that wants them); a `qnn.requantize` follows. TFLite's BATCH_MATMUL and
     TVM's `qnn.batch_matmul` (with the rhs transposed) compute this.

@@ -1437,6 +1437,59 @@ struct BatchMatMulLowering : OpConversionPattern<BatchMatMulOp> {
         !resultType.hasStaticShape())
       return op.emitOpError("lowering needs static shapes");
     int64_t rank = resultType.getRank();
+    bool lhsUnsigned = isUnsignedElement(lhsType);
+    bool rhsUnsigned = isUnsignedElement(rhsType);
+    int32_t lzp = static_cast<int32_t>(op.getLhsZeroPoint());
+    int32_t rzp = static_cast<int32_t>(op.getRhsZeroPoint());
+    // The i32 sum of products of the centred operands.
+    auto body = [&](OpBuilder &b, Location l, ValueRange args) {
+      Type i32 = b.getI32Type();
+      Value a = arith::SubIOp::create(
+          b, l, extendTo(b, l, args[0], i32, lhsUnsigned),
+          intConst(b, l, i32, lzp));
+      Value c = arith::SubIOp::create(
+          b, l, extendTo(b, l, args[1], i32, rhsUnsigned),
+          intConst(b, l, i32, rzp));
+      Value sum =
+          arith::AddIOp::create(b, l, args[2], arith::MulIOp::create(b, l, a, c));
+      linalg::YieldOp::create(b, l, sum);
+    };
+    MLIRContext *ctx = rewriter.getContext();
+    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
+    bool broadcast = false;
+    for (int64_t dim = 0; dim < rank - 2; ++dim)
+      broadcast |= lhsType.getDimSize(dim) != resultType.getDimSize(dim) ||
+                   rhsType.getDimSize(dim) != resultType.getDimSize(dim);
+    if (broadcast) {
+      // Loops: batch..., m, n | k; a broadcast batch dimension reads index 0.
+      auto operandMap = [&](RankedTensorType type, AffineExpr row,
+                            AffineExpr column) {
+        SmallVector<AffineExpr> exprs;
+        for (int64_t dim = 0; dim < rank - 2; ++dim)
+          exprs.push_back(type.getDimSize(dim) == 1
+                              ? rewriter.getAffineConstantExpr(0)
+                              : d(dim));
+        exprs.push_back(row);
+        exprs.push_back(column);
+        return AffineMap::get(rank + 1, 0, exprs, ctx);
+      };
+      SmallVector<AffineExpr> outExprs;
+      for (int64_t dim = 0; dim < rank; ++dim)
+        outExprs.push_back(d(dim));
+      SmallVector<AffineMap> maps = {
+          operandMap(lhsType, d(rank - 2), d(rank)),
+          operandMap(rhsType, d(rank), d(rank - 1)),
+          AffineMap::get(rank + 1, 0, outExprs, ctx)};
+      Value init = emptyFilled(rewriter, loc, resultType.getShape(),
+                               rewriter.getI32Type(), 0);
+      rewriter.replaceOp(
+          op, linalg::GenericOp::create(
+                  rewriter, loc, TypeRange{init.getType()},
+                  ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+                  ValueRange{init}, maps, iterators(rank, 1), body)
+                  .getResult(0));
+      return success();
+    }
     // [..., X, Y] <-> [B, X, Y].
     auto to3D = [&](Value v, RankedTensorType type) -> Value {
       int64_t batch = 1;
@@ -1469,12 +1522,6 @@ struct BatchMatMulLowering : OpConversionPattern<BatchMatMulOp> {
         rewriter.getI32Type());
     Value init = emptyFilled(rewriter, loc, flatResult.getShape(),
                              rewriter.getI32Type(), 0);
-    bool lhsUnsigned = isUnsignedElement(lhsType);
-    bool rhsUnsigned = isUnsignedElement(rhsType);
-    int32_t lzp = static_cast<int32_t>(op.getLhsZeroPoint());
-    int32_t rzp = static_cast<int32_t>(op.getRhsZeroPoint());
-    MLIRContext *ctx = rewriter.getContext();
-    auto d = [&](unsigned i) { return rewriter.getAffineDimExpr(i); };
     // Loops: b, m, n | k.
     SmallVector<AffineMap> maps = {
         AffineMap::get(4, 0, {d(0), d(1), d(3)}, ctx),
@@ -1483,19 +1530,7 @@ struct BatchMatMulLowering : OpConversionPattern<BatchMatMulOp> {
     Value flat =
         linalg::GenericOp::create(
             rewriter, loc, TypeRange{flatResult}, ValueRange{lhs, rhs},
-            ValueRange{init}, maps, iterators(3, 1),
-            [&](OpBuilder &b, Location l, ValueRange args) {
-              Type i32 = b.getI32Type();
-              Value a = arith::SubIOp::create(
-                  b, l, extendTo(b, l, args[0], i32, lhsUnsigned),
-                  intConst(b, l, i32, lzp));
-              Value c = arith::SubIOp::create(
-                  b, l, extendTo(b, l, args[1], i32, rhsUnsigned),
-                  intConst(b, l, i32, rzp));
-              Value sum = arith::AddIOp::create(
-                  b, l, args[2], arith::MulIOp::create(b, l, a, c));
-              linalg::YieldOp::create(b, l, sum);
-            })
+            ValueRange{init}, maps, iterators(3, 1), body)
             .getResult(0);
     Value result = flat;
     if (rank == 2) {

@@ -521,12 +521,17 @@ LogicalResult BatchMatMulOp::verify() {
       failed(verifyZeroPoint(*this, "rhs_zero_point", getRhsZeroPoint(),
                              rhsType.getElementType())))
     return failure();
+  // Each operand's batch dimension is the result's or a broadcast 1.
+  auto broadcasts = [&](int64_t operandDim, int64_t resultDim) {
+    return operandDim == 1 || !dimsDiffer(operandDim, resultDim);
+  };
   for (int64_t d = 0; d < rank - 2; ++d)
-    if (dimsDiffer(lhsType.getDimSize(d), rhsType.getDimSize(d)) ||
-        dimsDiffer(lhsType.getDimSize(d), resultType.getDimSize(d)))
-      return emitOpError() << "batch dimension " << d
-                           << " differs between " << lhsType << ", "
-                           << rhsType << " and " << resultType;
+    if (!broadcasts(lhsType.getDimSize(d), resultType.getDimSize(d)) ||
+        !broadcasts(rhsType.getDimSize(d), resultType.getDimSize(d)))
+      return emitOpError() << "batch dimension " << d << " of " << lhsType
+                           << " and " << rhsType
+                           << " must be the result's or 1, got "
+                           << resultType;
   if (dimsDiffer(lhsType.getDimSize(rank - 1), rhsType.getDimSize(rank - 2)))
     return emitOpError() << "lhs " << lhsType << " has "
                          << lhsType.getDimSize(rank - 1)

@@ -2009,14 +2009,15 @@ LogicalResult Importer::importBatchMatMul() {
   if (failed(lType) || failed(rType) || failed(outType))
     return failure();
   int64_t rank = outType->getRank();
-  if (rank < 2 || lType->getRank() != rank || rType->getRank() != rank ||
+  if (rank < 2 || lType->getRank() < 2 || rType->getRank() < 2 ||
+      lType->getRank() > rank || rType->getRank() > rank ||
       !lType->getElementType().isInteger(8) ||
       lType->getElementType() != rType->getElementType() ||
       lType->getElementType() != outType->getElementType()) {
     error() << "operands " << *lType << ", " << *rType << " and output "
             << *outType
-            << " must be 8-bit of one type and one rank >= 2 (batch "
-               "dimensions are not broadcast)";
+            << " must be 8-bit of one type, of rank >= 2, the output's rank "
+               "the larger";
     return failure();
   }
   FailureOr<std::pair<float, int32_t>> lq = getPerTensor(input(0));
@@ -2026,6 +2027,24 @@ LogicalResult Importer::importBatchMatMul() {
   FailureOr<Value> rhs = getValue(input(1));
   if (failed(lq) || failed(rq) || failed(oq) || failed(lhs) || failed(rhs))
     return failure();
+  // A lower-rank operand gets leading 1s (numpy's matmul broadcasting).
+  auto toRank = [&](Value v) -> Value {
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t missing = rank - type.getRank();
+    if (missing == 0)
+      return v;
+    SmallVector<int64_t> shape(missing, 1);
+    llvm::append_range(shape, type.getShape());
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      groups.push_back({d + missing});
+    for (int64_t d = 0; d < missing; ++d)
+      groups.front().insert(groups.front().begin() + d, d);
+    return tensor::ExpandShapeOp::create(
+               builder, opLoc,
+               RankedTensorType::get(shape, type.getElementType()), v, groups)
+        .getResult();
+  };
   auto transposeLast = [&](Value v) -> Value {
     auto type = cast<RankedTensorType>(v.getType());
     SmallVector<int32_t> perm;
@@ -2039,19 +2058,21 @@ LogicalResult Importer::importBatchMatMul() {
                v, builder.getDenseI32ArrayAttr(perm))
         .getResult();
   };
-  Value l = adjX ? transposeLast(*lhs) : *lhs;
-  Value r = adjY ? transposeLast(*rhs) : *rhs;
+  Value l = toRank(*lhs), r = toRank(*rhs);
+  l = adjX ? transposeLast(l) : l;
+  r = adjY ? transposeLast(r) : r;
   auto lt = cast<RankedTensorType>(l.getType());
   auto rt = cast<RankedTensorType>(r.getType());
   SmallVector<int64_t> accShape(outType->getShape());
-  for (int64_t d = 0; d < rank - 2; ++d)
-    if (lt.getDimSize(d) != rt.getDimSize(d) ||
-        lt.getDimSize(d) != outType->getDimSize(d)) {
+  for (int64_t d = 0; d < rank - 2; ++d) {
+    int64_t ld = lt.getDimSize(d), rd = rt.getDimSize(d);
+    if ((ld != 1 && rd != 1 && ld != rd) ||
+        outType->getDimSize(d) != std::max(ld, rd)) {
       error() << "batch dimensions of " << lt << " and " << rt
-              << " differ from the output " << *outType
-              << " (broadcast batch dimensions are not supported)";
+              << " do not broadcast to the output " << *outType;
       return failure();
     }
+  }
   if (lt.getDimSize(rank - 1) != rt.getDimSize(rank - 2) ||
       outType->getDimSize(rank - 2) != lt.getDimSize(rank - 2) ||
       outType->getDimSize(rank - 1) != rt.getDimSize(rank - 1)) {

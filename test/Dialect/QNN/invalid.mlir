@@ -866,7 +866,7 @@ func.func @batch_matmul_inner(%a: tensor<2x4x5xi8>, %b: tensor<2x6x3xi8>) -> ten
 // -----
 
 func.func @batch_matmul_batch(%a: tensor<2x4x5xi8>, %b: tensor<3x5x3xi8>) -> tensor<2x4x3xi32> {
-  // expected-error @+1 {{'qnn.batch_matmul' op batch dimension 0 differs between 'tensor<2x4x5xi8>', 'tensor<3x5x3xi8>' and 'tensor<2x4x3xi32>'}}
+  // expected-error @+1 {{'qnn.batch_matmul' op batch dimension 0 of 'tensor<2x4x5xi8>' and 'tensor<3x5x3xi8>' must be the result's or 1, got 'tensor<2x4x3xi32>'}}
   %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.1 : f32, lhs_zero_point = 0 : i32, rhs_scale = 0.1 : f32, rhs_zero_point = 0 : i32} : (tensor<2x4x5xi8>, tensor<3x5x3xi8>) -> tensor<2x4x3xi32>
   return %0 : tensor<2x4x3xi32>
 }
