@@ -151,6 +151,14 @@ def FuseKernelEpilogues : Pass<"qnn-fuse-kernel-epilogues", "ModuleOp"> {
     requantize arithmetic inside the kernel measured 10-25% slower than the
     separate vectorized loop (MobileNet v1 dw layers), so the default
     pipeline leaves them separate.
+
+    Layers with the same kernel whose epilogues compute the same operations
+    share one fused kernel: a scalar constant on which they disagree (an
+    output zero point, clamp bounds, a per-tensor multiplier or shift)
+    becomes an argument of the epilogue function and, for the kernel, one
+    more per-channel vector (a splat per layer); constants they agree on
+    stay immediates. This keeps the number of kernels, and so compile time,
+    down (MobileNet v2: 46 -> 38 kernel functions).
   }];
   let options = [
     Option<"fuseDepthwise", "fuse-depthwise", "bool", /*default=*/"false",

@@ -14,6 +14,7 @@
 #include "QNNToLinalgInternal.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::qnn {
 #define GEN_PASS_DEF_FUSEKERNELEPILOGUES
@@ -166,7 +167,8 @@ SmallVector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
 }
 
 /// The generic's body as `func.func private @name(acc: i32, channel
-/// constants..., ) -> result`, with outside constants cloned in.
+/// constants..., ) -> result`, with outside constants cloned in (one copy
+/// per using operation).
 func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
                                    linalg::GenericOp g, StringRef name) {
   Block &body = g.getRegion().front();
@@ -185,10 +187,12 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
   for (auto [from, to] :
        llvm::zip(body.getArguments().drop_back(), entry->getArguments()))
     mapping.map(from, to);
+  // Each use of an outside constant gets its own copy, so that the
+  // function's structure does not depend on which constant values happen
+  // to coincide (kernel sharing compares epilogues up to constant values).
   for (Operation &op : body.without_terminator()) {
     for (Value operand : op.getOperands())
-      if (operand.getParentRegion() != &g.getRegion() &&
-          !mapping.contains(operand))
+      if (operand.getParentRegion() != &g.getRegion())
         mapping.map(operand, b.clone(*operand.getDefiningOp())->getResult(0));
     b.clone(op, mapping);
   }
@@ -196,6 +200,71 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
                          mapping.lookup(body.getTerminator()->getOperand(0)));
   return func;
 }
+
+/// Whether a scalar constant of the epilogue may become a per-channel
+/// argument (a splat vector per layer) so that layers differing only in it
+/// share one kernel: integers of 8 to 64 bits and f32.
+bool isLiftableConstant(Operation &op) {
+  auto constant = dyn_cast<arith::ConstantOp>(op);
+  if (!constant)
+    return false;
+  Type type = constant.getType();
+  if (auto intType = dyn_cast<IntegerType>(type))
+    return intType.getWidth() >= 8 && intType.getWidth() <= 64;
+  return type.isF32();
+}
+
+/// Whether epilogue functions `a` and `b` compute the same operations on the
+/// same operands, ignoring the values of liftable constants (collected,
+/// in body order, into `aConstants`/`bConstants`).
+bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b,
+                               SmallVectorImpl<Attribute> &aConstants,
+                               SmallVectorImpl<Attribute> &bConstants) {
+  if (a.getFunctionType() != b.getFunctionType())
+    return false;
+  Block &ab = a.getBody().front(), &bb = b.getBody().front();
+  if (ab.getOperations().size() != bb.getOperations().size())
+    return false;
+  IRMapping mapping;
+  for (auto [x, y] : llvm::zip(ab.getArguments(), bb.getArguments()))
+    mapping.map(x, y);
+  for (auto [x, y] : llvm::zip(ab, bb)) {
+    if (x.getName() != y.getName() ||
+        x.getNumOperands() != y.getNumOperands() ||
+        x.getResultTypes() != y.getResultTypes() || x.getNumRegions() ||
+        y.getNumRegions())
+      return false;
+    for (auto [xo, yo] : llvm::zip(x.getOperands(), y.getOperands()))
+      if (mapping.lookupOrNull(xo) != yo)
+        return false;
+    if (isLiftableConstant(x)) {
+      aConstants.push_back(cast<arith::ConstantOp>(x).getValue());
+      bConstants.push_back(cast<arith::ConstantOp>(y).getValue());
+    } else if (x.getAttrDictionary() != y.getAttrDictionary()) {
+      return false;
+    }
+    for (auto [xr, yr] : llvm::zip(x.getResults(), y.getResults()))
+      mapping.map(xr, yr);
+  }
+  return true;
+}
+
+/// One fusable kernel call with its epilogue function and the kernel type
+/// it needs before any constant is lifted.
+struct Prepared {
+  Candidate c;
+  func::FuncOp epilogue;
+  FunctionType fusedType;
+  MemRefType outType;
+};
+
+/// Layers that share one fused kernel: the same kernel, kernel type and
+/// epilogue up to liftable constants. `constants[m][i]` is the i-th
+/// liftable constant of member m's epilogue.
+struct Group {
+  SmallVector<Prepared *> members;
+  SmallVector<SmallVector<Attribute>> constants;
+};
 
 struct FuseKernelEpiloguesPass
     : qnn::impl::FuseKernelEpiloguesBase<FuseKernelEpiloguesPass> {
@@ -205,9 +274,8 @@ struct FuseKernelEpiloguesPass
     ModuleOp module = getOperation();
     OpBuilder b(&getContext());
     int64_t counter = 0;
-    // The fused kernels built so far: layers with the same kernel and an
-    // equivalent epilogue (the same constants) share one function.
-    SmallVector<std::pair<func::FuncOp, func::FuncOp>> built;
+    // 1. Every candidate with its own epilogue function.
+    std::vector<Prepared> prepared;
     for (Candidate &c : findCandidates(module, fuseDepthwise)) {
       std::string base =
           c.kernel.getSymName().str() + "_epilogue" + std::to_string(counter++);
@@ -215,9 +283,6 @@ struct FuseKernelEpiloguesPass
         base += "_";
       func::FuncOp epilogue =
           buildEpilogueFunction(b, module, c.generic, base + "_fn");
-
-      // The fused kernel: x, w, corr, channel constants..., 8-bit out.
-      Location loc = c.call.getLoc();
       auto resultType =
           cast<RankedTensorType>(c.generic.getResult(0).getType());
       // The kernel's own output layout: [N, OH, OW, 1, C] for depthwise.
@@ -225,66 +290,141 @@ struct FuseKernelEpiloguesPass
       if (c.collapse)
         outShape.insert(outShape.begin() + 3, 1);
       auto outType = MemRefType::get(outShape, resultType.getElementType());
-      FunctionType oldType = c.kernel.getFunctionType();
-      SmallVector<Type> argTypes(oldType.getInputs().take_front(3));
+      SmallVector<Type> argTypes(
+          c.kernel.getFunctionType().getInputs().take_front(3));
       for (DenseElementsAttr v : c.channelConstants)
         argTypes.push_back(MemRefType::get(v.getType().getShape(),
                                            v.getType().getElementType()));
       argTypes.push_back(outType);
-      FunctionType fusedType = b.getFunctionType(argTypes, {});
-      func::FuncOp fused;
-      for (auto [other, otherEpilogue] : built)
-        if (other.getFunctionType() == fusedType &&
-            other->getAttr(kKernelAttrName) ==
-                c.kernel->getAttr(kKernelAttrName) &&
-            otherEpilogue.getFunctionType() == epilogue.getFunctionType() &&
-            OperationEquivalence::isRegionEquivalentTo(
-                &otherEpilogue.getBody(), &epilogue.getBody(),
-                OperationEquivalence::IgnoreLocations)) {
-          fused = other;
-          break;
-        }
-      if (fused) {
-        epilogue.erase();
-      } else {
-        b.setInsertionPointAfter(c.kernel);
-        fused = func::FuncOp::create(b, c.kernel.getLoc(), base, fusedType);
-        fused.setPrivate();
-        fused->setAttr(kKernelAttrName, c.kernel->getAttr(kKernelAttrName));
-        fused->setAttr(kEpilogueAttrName,
-                       FlatSymbolRefAttr::get(epilogue.getSymNameAttr()));
-        built.push_back({fused, epilogue});
-      }
-
-      b.setInsertionPoint(c.call);
-      SmallVector<Value> operands(c.call.getOperands().take_front(3));
-      for (auto [i, v] : llvm::enumerate(c.channelConstants)) {
-        Value t = arith::ConstantOp::create(b, loc, v);
-        operands.push_back(bufferization::ToBufferOp::create(
-            b, loc, argTypes[3 + i], t, /*read_only=*/true));
-      }
-      Value out =
-          memref::AllocOp::create(b, loc, outType, b.getI64IntegerAttr(64));
-      operands.push_back(out);
-      func::CallOp::create(b, loc, fused, operands);
-      b.setInsertionPoint(c.generic);
-      Value result = bufferization::ToTensorOp::create(
-          b, loc, RankedTensorType::get(outShape, resultType.getElementType()),
-          out, /*restrict=*/true, /*writable=*/true);
-      if (c.collapse)
-        result = tensor::CollapseShapeOp::create(
-            b, loc, resultType, result, c.collapse.getReassociationIndices());
-      c.generic.getResult(0).replaceAllUsesWith(result);
-      Value oldOut = c.call.getOperand(3);
-      c.generic.erase();
-      if (c.collapse)
-        c.collapse.erase();
-      c.accumulators.erase();
-      c.call.erase();
-      oldOut.getDefiningOp()->erase();
-      if (c.kernel.symbolKnownUseEmpty(module))
-        c.kernel.erase();
+      prepared.push_back(
+          {c, epilogue, b.getFunctionType(argTypes, {}), outType});
     }
+
+    // 2. Groups of layers that can share a kernel.
+    SmallVector<Group> groups;
+    for (Prepared &p : prepared) {
+      bool placed = false;
+      for (Group &g : groups) {
+        Prepared &rep = *g.members.front();
+        SmallVector<Attribute> repConstants, constants;
+        if (rep.fusedType != p.fusedType ||
+            rep.c.kernel->getAttr(kKernelAttrName) !=
+                p.c.kernel->getAttr(kKernelAttrName) ||
+            !equivalentModuloConstants(rep.epilogue, p.epilogue, repConstants,
+                                       constants))
+          continue;
+        g.members.push_back(&p);
+        g.constants.push_back(std::move(constants));
+        placed = true;
+        break;
+      }
+      if (placed)
+        continue;
+      Group g;
+      g.members.push_back(&p);
+      SmallVector<Attribute> constants, unused;
+      (void)equivalentModuloConstants(p.epilogue, p.epilogue, constants,
+                                      unused);
+      g.constants.push_back(std::move(constants));
+      groups.push_back(std::move(g));
+    }
+
+    // 3. One kernel per group. A constant that differs between members
+    // becomes an argument of the epilogue and of the kernel (a per-channel
+    // splat vector, loaded like the other per-channel constants); equal
+    // ones stay immediates.
+    for (Group &g : groups) {
+      Prepared &rep = *g.members.front();
+      func::FuncOp epilogue = rep.epilogue;
+      int64_t channels = rep.c.spec.op;
+      SmallVector<int64_t> lifted;
+      for (size_t i = 0; i < g.constants.front().size(); ++i)
+        if (llvm::any_of(g.constants, [&](const SmallVector<Attribute> &m) {
+              return m[i] != g.constants.front()[i];
+            }))
+          lifted.push_back(static_cast<int64_t>(i));
+      for (Prepared *p : ArrayRef(g.members).drop_front())
+        p->epilogue.erase();
+      Block &body = epilogue.getBody().front();
+      SmallVector<Type> liftedTypes;
+      {
+        SmallVector<Operation *> constantOps;
+        for (Operation &op : body)
+          if (isLiftableConstant(op))
+            constantOps.push_back(&op);
+        for (int64_t i : lifted) {
+          Operation *op = constantOps[i];
+          Type type = op->getResult(0).getType();
+          liftedTypes.push_back(type);
+          BlockArgument arg = body.addArgument(type, op->getLoc());
+          op->getResult(0).replaceAllUsesWith(arg);
+          op->erase();
+        }
+        epilogue.setFunctionType(b.getFunctionType(
+            body.getArgumentTypes(), epilogue.getResultTypes()));
+      }
+      SmallVector<Type> argTypes(rep.fusedType.getInputs().drop_back());
+      for (Type type : liftedTypes)
+        argTypes.push_back(MemRefType::get({channels}, type));
+      argTypes.push_back(rep.outType);
+      FunctionType fusedType = b.getFunctionType(argTypes, {});
+      b.setInsertionPointAfter(rep.c.kernel);
+      std::string name = epilogue.getSymName().drop_back(3).str();
+      func::FuncOp fused =
+          func::FuncOp::create(b, rep.c.kernel.getLoc(), name, fusedType);
+      fused.setPrivate();
+      fused->setAttr(kKernelAttrName, rep.c.kernel->getAttr(kKernelAttrName));
+      fused->setAttr(kEpilogueAttrName,
+                     FlatSymbolRefAttr::get(epilogue.getSymNameAttr()));
+
+      for (auto [member, constants] : llvm::zip(g.members, g.constants)) {
+        Candidate &c = member->c;
+        Location loc = c.call.getLoc();
+        b.setInsertionPoint(c.call);
+        SmallVector<Value> operands(c.call.getOperands().take_front(3));
+        auto toBuffer = [&](DenseElementsAttr v) {
+          Value t = arith::ConstantOp::create(b, loc, v);
+          operands.push_back(bufferization::ToBufferOp::create(
+              b, loc, argTypes[operands.size()], t, /*read_only=*/true));
+        };
+        for (DenseElementsAttr v : c.channelConstants)
+          toBuffer(v);
+        for (auto [i, type] : llvm::zip(lifted, liftedTypes))
+          toBuffer(DenseElementsAttr::get(
+              RankedTensorType::get({channels}, type), constants[i]));
+        Value out = memref::AllocOp::create(b, loc, member->outType,
+                                            b.getI64IntegerAttr(64));
+        operands.push_back(out);
+        func::CallOp::create(b, loc, fused, operands);
+        b.setInsertionPoint(c.generic);
+        auto resultType =
+            cast<RankedTensorType>(c.generic.getResult(0).getType());
+        Value result = bufferization::ToTensorOp::create(
+            b, loc,
+            RankedTensorType::get(member->outType.getShape(),
+                                  resultType.getElementType()),
+            out, /*restrict=*/true, /*writable=*/true);
+        if (c.collapse)
+          result = tensor::CollapseShapeOp::create(
+              b, loc, resultType, result,
+              c.collapse.getReassociationIndices());
+        c.generic.getResult(0).replaceAllUsesWith(result);
+        Value oldOut = c.call.getOperand(3);
+        c.generic.erase();
+        if (c.collapse)
+          c.collapse.erase();
+        c.accumulators.erase();
+        c.call.erase();
+        oldOut.getDefiningOp()->erase();
+      }
+    }
+    // The unfused kernel declarations nothing calls any more.
+    llvm::SetVector<Operation *> kernels;
+    for (Prepared &p : prepared)
+      kernels.insert(p.c.kernel);
+    for (Operation *kernel : kernels)
+      if (cast<func::FuncOp>(kernel).symbolKnownUseEmpty(module))
+        kernel->erase();
   }
 };
 } // namespace

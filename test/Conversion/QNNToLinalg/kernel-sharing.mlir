@@ -1,14 +1,26 @@
-// Two layers with the same kernel and equal epilogue constants (VNNI, input
-// zero points 5 and -7, which the VNNI kernel does not read) share one fused
-// kernel function; a third with another output zero point gets its own.
+// Layers with the same kernel share one fused kernel function (VNNI, input
+// zero points 5 and -7, which the VNNI kernel does not read). Their
+// epilogues differ only in the output zero point (-128, -128, 3): that
+// constant becomes an argument of the epilogue function and a per-channel
+// splat vector of the kernel (memref<16xi64>: -128 for the first two calls,
+// 3 for the third); the constants they agree on stay immediates.
 // RUN: qnn-opt %s --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues)' | FileCheck %s --check-prefix=SHARE
 // SHARE-LABEL: func.func @shared
-// SHARE: call @[[K:__qnn_kernel_vnni_[_0-9a-z]*_epilogue0]](
+// SHARE: %[[Z0:.+]] = bufferization.to_buffer %{{.*}} : tensor<16xi64> to memref<16xi64>
+// SHARE: call @[[K:__qnn_kernel_vnni_[_0-9a-z]*_epilogue0]](%{{.*}}, %{{.*}}, %{{.*}}, %[[Z0]], %{{.*}})
 // SHARE: call @[[K]](
-// SHARE: call @[[K2:__qnn_kernel_vnni_[_0-9a-z]*_epilogue2]](
-// SHARE-DAG: func.func private @[[K]](
-// SHARE-DAG: func.func private @[[K2]](
-// SHARE-NOT: _epilogue1(
+// SHARE: call @[[K]](
+// SHARE-NOT: call
+// SHARE: func.func private @[[K]](memref<1x4x4x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<16xi64>, memref<1x4x4x16xi8>)
+// SHARE-SAME: qnn.kernel_epilogue = @[[F:.+_fn]]
+// SHARE: func.func private @[[F]](%{{[a-z0-9]+}}: i32, %[[OUTZERO:[a-z0-9]+]]: i64) -> i8
+// SHARE: arith.addi %{{.*}}, %[[OUTZERO]] : i64
+// SHARE-NOT: _epilogue1
+// SHARE-NOT: _epilogue2
+// RUN: qnn-opt %s --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues)' | FileCheck %s --check-prefix=SPLAT
+// SPLAT: arith.constant dense<-128> : tensor<16xi64>
+// SPLAT: arith.constant dense<-128> : tensor<16xi64>
+// SPLAT: arith.constant dense<3> : tensor<16xi64>
 func.func @shared(%x: tensor<1x4x4x8xi8>, %y: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>) {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %c0 = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 5 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
