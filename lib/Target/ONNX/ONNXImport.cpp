@@ -186,8 +186,19 @@ private:
   FailureOr<float> floatAttr(StringRef name, float defaultValue);
   struct PoolWindow {
     SmallVector<int64_t> kernel, strides, pads;
+    std::string autoPad;
   };
   FailureOr<PoolWindow> readPoolWindow(StringRef what);
+  /// The pads ([top, left, bottom, right]) that `autoPad` (NOTSET: `pads`
+  /// as given, VALID, SAME_UPPER, SAME_LOWER) gives a window of effective
+  /// size `effH` x `effW` with `strides` over an `h` x `w` input, as ONNX
+  /// defines them: SAME pads to ceil(in / stride) outputs, the odd unit at
+  /// the end (UPPER) or the start (LOWER).
+  FailureOr<SmallVector<int64_t>> resolveAutoPad(StringRef autoPad,
+                                                 ArrayRef<int64_t> pads,
+                                                 int64_t h, int64_t w,
+                                                 int64_t effH, int64_t effW,
+                                                 ArrayRef<int64_t> strides);
   FailureOr<SmallVector<int64_t>> intsAttr(StringRef name,
                                            ArrayRef<int64_t> defaultValue);
   FailureOr<std::string> stringAttr(StringRef name, StringRef defaultValue);
@@ -557,8 +568,9 @@ FailureOr<float> Importer::floatAttr(StringRef name, float defaultValue) {
 }
 
 /// The window attributes of a 2-D pooling node: kernel_shape, strides and
-/// pads ([top, left, bottom, right]) in [1, 4096] / [0, 4096); dilations 1,
-/// ceil_mode 0 and explicit pads only.
+/// pads ([top, left, bottom, right]) in [1, 4096] / [0, 4096), auto_pad
+/// (resolved with the input's size by resolveAutoPad); dilations 1 and
+/// ceil_mode 0 only.
 FailureOr<Importer::PoolWindow> Importer::readPoolWindow(StringRef what) {
   FailureOr<SmallVector<int64_t>> kernel = intsAttr("kernel_shape", {});
   FailureOr<SmallVector<int64_t>> strides = intsAttr("strides", {1, 1});
@@ -570,11 +582,9 @@ FailureOr<Importer::PoolWindow> Importer::readPoolWindow(StringRef what) {
       failed(ceil) || failed(autoPad))
     return failure();
   if (kernel->size() != 2 || strides->size() != 2 || pads->size() != 4 ||
-      *dilations != SmallVector<int64_t>{1, 1} || *ceil ||
-      *autoPad != "NOTSET") {
+      *dilations != SmallVector<int64_t>{1, 1} || *ceil) {
     error() << "only 2-D " << what
-            << " with explicit pads, dilations 1 and ceil_mode 0 is "
-               "supported";
+            << " with dilations 1 and ceil_mode 0 is supported";
     return failure();
   }
   for (int64_t v : llvm::concat<int64_t>(*kernel, *strides))
@@ -587,7 +597,31 @@ FailureOr<Importer::PoolWindow> Importer::readPoolWindow(StringRef what) {
       error() << "pads must be in [0, 4096)";
       return failure();
     }
-  return PoolWindow{*kernel, *strides, *pads};
+  return PoolWindow{*kernel, *strides, *pads, *autoPad};
+}
+
+FailureOr<SmallVector<int64_t>>
+Importer::resolveAutoPad(StringRef autoPad, ArrayRef<int64_t> pads, int64_t h,
+                         int64_t w, int64_t effH, int64_t effW,
+                         ArrayRef<int64_t> strides) {
+  if (autoPad == "NOTSET")
+    return SmallVector<int64_t>(pads);
+  if (autoPad == "VALID")
+    return SmallVector<int64_t>{0, 0, 0, 0};
+  if (autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER") {
+    error() << "auto_pad '" << autoPad << "' is not supported";
+    return failure();
+  }
+  auto total = [](int64_t in, int64_t eff, int64_t stride) {
+    return std::max<int64_t>(0, ((in + stride - 1) / stride - 1) * stride +
+                                    eff - in);
+  };
+  int64_t padH = total(h, effH, strides[0]), padW = total(w, effW, strides[1]);
+  bool upper = autoPad == "SAME_UPPER";
+  return SmallVector<int64_t>{upper ? padH / 2 : padH - padH / 2,
+                              upper ? padW / 2 : padW - padW / 2,
+                              upper ? padH - padH / 2 : padH / 2,
+                              upper ? padW - padW / 2 : padW / 2};
 }
 
 FailureOr<SmallVector<int64_t>>
@@ -875,24 +909,11 @@ Importer::convGeometry(RankedTensorType x, ArrayRef<int64_t> wShape) {
   int64_t H = x.getDimSize(2), W = x.getDimSize(3);
   int64_t effH = (*dilations)[0] * (wShape[2] - 1) + 1;
   int64_t effW = (*dilations)[1] * (wShape[3] - 1) + 1;
-  if (*autoPad == "VALID") {
-    *pads = {0, 0, 0, 0};
-  } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
-    int64_t padH = std::max<int64_t>(
-        0, ((H + (*strides)[0] - 1) / (*strides)[0] - 1) * (*strides)[0] +
-               effH - H);
-    int64_t padW = std::max<int64_t>(
-        0, ((W + (*strides)[1] - 1) / (*strides)[1] - 1) * (*strides)[1] +
-               effW - W);
-    bool upper = *autoPad == "SAME_UPPER";
-    *pads = {upper ? padH / 2 : padH - padH / 2,
-             upper ? padW / 2 : padW - padW / 2,
-             upper ? padH - padH / 2 : padH / 2,
-             upper ? padW - padW / 2 : padW / 2};
-  } else if (*autoPad != "NOTSET") {
-    error() << "auto_pad '" << *autoPad << "' is not supported";
+  FailureOr<SmallVector<int64_t>> resolved =
+      resolveAutoPad(*autoPad, *pads, H, W, effH, effW, *strides);
+  if (failed(resolved))
     return failure();
-  }
+  *pads = *resolved;
   int64_t OH = (H + (*pads)[0] + (*pads)[2] - effH);
   int64_t OW = (W + (*pads)[1] + (*pads)[3] - effW);
   if (OH < 0 || OW < 0) {
@@ -1459,6 +1480,11 @@ FailureOr<Value> Importer::emitAveragePool(Value x, const QParams &xq,
   auto layout = channelsLast ? ActivationLayout::NHWC : ActivationLayout::NCHW;
   ActivationDims d = getActivationDims(layout);
   int64_t h = type.getDimSize(d.h), w = type.getDimSize(d.w);
+  FailureOr<SmallVector<int64_t>> resolved = resolveAutoPad(
+      window->autoPad, *pads, h, w, (*kernel)[0], (*kernel)[1], *strides);
+  if (failed(resolved))
+    return failure();
+  *pads = *resolved;
   // ONNX's pads are [top, left, bottom, right], as qnn's padding.
   if ((*kernel)[0] == h && (*kernel)[1] == w &&
       llvm::all_of(*pads, [](int64_t p) { return p == 0; }))
@@ -1736,6 +1762,13 @@ LogicalResult Importer::importMaxPool() {
               << " (quantized 4-D NCHW tensors only)";
       return failure();
     }
+    FailureOr<SmallVector<int64_t>> resolved =
+        resolveAutoPad(window->autoPad, *pads, type.getDimSize(2),
+                       type.getDimSize(3), (*kernel)[0], (*kernel)[1],
+                       *strides);
+    if (failed(resolved))
+      return failure();
+    *pads = *resolved;
     int64_t oh = type.getDimSize(2) + (*pads)[0] + (*pads)[2] - (*kernel)[0];
     int64_t ow = type.getDimSize(3) + (*pads)[1] + (*pads)[3] - (*kernel)[1];
     if (oh < 0 || ow < 0) {

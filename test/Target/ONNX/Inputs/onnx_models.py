@@ -847,6 +847,61 @@ def qdq_avgpool_expected(x):
     return dequantize_linear(y, AP_OUT_S, AP_OUT_ZP)
 
 
+def same_pads(h, w, k, st, upper):
+    """ONNX's auto_pad SAME_UPPER / SAME_LOWER pads [top, left, bottom,
+    right]: ceil(in / stride) outputs, the odd unit at the end (UPPER) or
+    the start (LOWER)."""
+    def total(n, kk, s):
+        return max(0, (-(-n // s) - 1) * s + kk - n)
+    ph, pw = total(h, k[0], st[0]), total(w, k[1], st[1])
+    if upper:
+        return [ph // 2, pw // 2, ph - ph // 2, pw - pw // 2]
+    return [ph - ph // 2, pw - pw // 2, ph // 2, pw // 2]
+
+
+def qlinear_avgpool_same():
+    """QLinearAveragePool with auto_pad SAME_UPPER, 2x3/2 on 5x7: pads
+    [0, 1, 1, 1], 3x4 outputs."""
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("QLinearAveragePool", ["xq", "in_s", "in_zp", "out_s", "out_zp"],
+                         ["p"], name="pool", domain="com.microsoft", kernel_shape=[2, 3],
+                         strides=[2, 2], auto_pad="SAME_UPPER"),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    model = make_model(nodes, avgpool_inits(), [1, 8, 5, 7], [1, 8, 3, 4])
+    model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    return model
+
+
+def qlinear_avgpool_same_expected(x):
+    q = quantize_linear(x, G_IN_S, G_IN_ZP, np.uint8)
+    y = ort_avg_pool(q, G_IN_S, G_IN_ZP, AP_OUT_S, AP_OUT_ZP, [2, 3], [2, 2],
+                     same_pads(5, 7, [2, 3], [2, 2], True), False)
+    return dequantize_linear(y, AP_OUT_S, AP_OUT_ZP)
+
+
+def qdq_avgpool_same():
+    """QDQ AveragePool with auto_pad SAME_LOWER, 2x2/2 on 5x7
+    (count_include_pad 1): pads [1, 1, 0, 0], 3x4 outputs."""
+    nodes = [
+        helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+        helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+        helper.make_node("AveragePool", ["xf"], ["pf"], name="pool", kernel_shape=[2, 2],
+                         strides=[2, 2], auto_pad="SAME_LOWER", count_include_pad=1),
+        helper.make_node("QuantizeLinear", ["pf", "out_s", "out_zp"], ["p"]),
+        helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+    ]
+    return make_model(nodes, avgpool_inits(), [1, 8, 5, 7], [1, 8, 3, 4])
+
+
+def qdq_avgpool_same_expected(x):
+    q = quantize_linear(x, G_IN_S, G_IN_ZP, np.uint8)
+    y = ort_avg_pool(q, G_IN_S, G_IN_ZP, AP_OUT_S, AP_OUT_ZP, [2, 2], [2, 2],
+                     same_pads(5, 7, [2, 2], [2, 2], False), True)
+    return dequantize_linear(y, AP_OUT_S, AP_OUT_ZP)
+
+
 def qdq_avgpool_whole():
     """A window over the whole image, no padding: ONNX Runtime takes its
     integer global-average-pool path (as QLinearGlobalAveragePool)."""
@@ -986,6 +1041,9 @@ CASES = {
     "qlinear_avgpool": (qlinear_avgpool, gap_input, qlinear_avgpool_expected),
     "qdq_avgpool": (qdq_avgpool, gap_input, qdq_avgpool_expected),
     "qdq_avgpool_whole": (qdq_avgpool_whole, gap_input, gap_expected),
+    "qlinear_avgpool_same": (qlinear_avgpool_same, gap_input,
+                             qlinear_avgpool_same_expected),
+    "qdq_avgpool_same": (qdq_avgpool_same, gap_input, qdq_avgpool_same_expected),
     "integer_ops": (integer_ops,
                     lambda: np.array(rng_ints(12, 60, 0, 255), dtype=np.uint8).reshape(1, 2, 5, 6),
                     integer_ops_expected),
