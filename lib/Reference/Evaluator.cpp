@@ -672,6 +672,27 @@ static void registerQNNOps(Evaluator &e) {
         return success();
       });
   e.registerOp(
+      "qnn.div",
+      [](Operation *raw, ArrayRef<Tensor> in,
+         SmallVectorImpl<Tensor> &out) -> LogicalResult {
+        auto op = cast<DivOp>(raw);
+        Tensor r(resultType(op).getElementType(), resultType(op).getShape());
+        auto [qmin, qmax] = getStorageRange(r.elementType);
+        math::QuantizedMultiplier m = math::tfliteDivMultiplier(
+            op.getLhsScale().convertToFloat(),
+            op.getRhsScale().convertToFloat(),
+            op.getOutputScale().convertToFloat());
+        for (int64_t i = 0; i < r.numElements(); ++i)
+          r.ints[i] = math::divQuantized(
+              in[0].ints[broadcastIndex(in[0], r.shape, i)],
+              in[1].ints[broadcastIndex(in[1], r.shape, i)],
+              static_cast<int32_t>(op.getLhsZeroPoint()),
+              static_cast<int32_t>(op.getRhsZeroPoint()), m,
+              static_cast<int32_t>(op.getOutputZeroPoint()), qmin, qmax);
+        out.push_back(std::move(r));
+        return success();
+      });
+  e.registerOp(
       "qnn.squared_difference",
       [](Operation *raw, ArrayRef<Tensor> in,
          SmallVectorImpl<Tensor> &out) -> LogicalResult {

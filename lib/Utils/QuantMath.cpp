@@ -316,6 +316,84 @@ int64_t l2NormalizeQuantized(int32_t diff, QuantizedMultiplier inv,
       -128, 127);
 }
 
+QuantizedMultiplier tfliteDivMultiplier(float lhsScale, float rhsScale,
+                                        float outputScale) {
+  float real = lhsScale / (rhsScale * outputScale);
+  return quantizeMultiplier(static_cast<double>(real));
+}
+
+/// gemmlowp's one_over_one_plus_x_for_x_in_0_1 on a Q0.31 raw value: three
+/// Newton-Raphson steps in Q2.29 from 48/17 - 32/17 * (1 + x) / 2.
+static int32_t oneOverOnePlusX(int32_t a) {
+  // RoundingHalfSum(a, One): (a + 2^31 - 1) / 2, halves away from zero.
+  int64_t sum = static_cast<int64_t>(a) + std::numeric_limits<int32_t>::max();
+  int32_t halfDenominator =
+      static_cast<int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  const int32_t c48Over17 = 1515870810, cNeg32Over17 = -1010580540;
+  const int32_t one = 1 << 29; // 1.0 in Q2.29
+  int32_t x = static_cast<int32_t>(
+      static_cast<uint32_t>(c48Over17) +
+      static_cast<uint32_t>(
+          saturatingRoundingDoublingHighMul(halfDenominator, cNeg32Over17)));
+  for (int i = 0; i < 3; ++i) {
+    int32_t halfDenominatorTimesX =
+        saturatingRoundingDoublingHighMul(halfDenominator, x);
+    int32_t oneMinus = static_cast<int32_t>(static_cast<uint32_t>(one) -
+                                            static_cast<uint32_t>(
+                                                halfDenominatorTimesX));
+    x = static_cast<int32_t>(
+        static_cast<uint32_t>(x) +
+        static_cast<uint32_t>(saturatingShiftLeft(
+            saturatingRoundingDoublingHighMul(x, oneMinus), 2)));
+  }
+  // ExactMulByPot<-1> keeps the raw value (Q2.29 -> Q1.30); Rescale<0>
+  // shifts it left by one with saturation.
+  return saturatingShiftLeft(x, 1);
+}
+
+/// TFLite's GetReciprocal(x, 31): 1 / x as a Q0.31 value and the number of
+/// bits x exceeds 1.0 by.
+static int32_t tfliteReciprocal(int32_t x, int &bitsOverUnit) {
+  int headroomPlusOne = llvm::countl_zero(static_cast<uint32_t>(x));
+  bitsOverUnit = 31 - headroomPlusOne;
+  int32_t shiftedMinusOne = static_cast<int32_t>(
+      (static_cast<uint32_t>(x) << headroomPlusOne) - (uint32_t(1) << 31));
+  return oneOverOnePlusX(shiftedMinusOne);
+}
+
+/// TFLite's CountLeadingSignBits (its portable form, as clang builds it).
+static int countLeadingSignBits(int32_t x) {
+  if (x >= 0)
+    return llvm::countl_zero(static_cast<uint32_t>(x)) - 1;
+  if (x == std::numeric_limits<int32_t>::min())
+    return 0;
+  return llvm::countl_zero(2 * static_cast<uint32_t>(-x) - 1);
+}
+
+int64_t divQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
+                     QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
+                     int64_t qmax) {
+  int32_t a = static_cast<int32_t>(lhs - lhsZp);
+  int32_t b = static_cast<int32_t>(rhs - rhsZp);
+  if (b == 0)
+    return a > 0 ? qmax : a < 0 ? qmin : std::clamp<int64_t>(outputZp, qmin, qmax);
+  if (b < 0) {
+    a = -a;
+    b = -b;
+  }
+  int recipShift = 0;
+  int32_t inverse = tfliteReciprocal(b, recipShift);
+  int headroom = countLeadingSignBits(a);
+  int32_t unscaled = multiplyByQuantizedMultiplier(a, {inverse, headroom});
+  int totalShift = m.shift - recipShift - headroom;
+  int32_t scaled =
+      totalShift < -31
+          ? 0
+          : multiplyByQuantizedMultiplier(unscaled, {m.multiplier, totalShift});
+  return std::clamp<int64_t>(static_cast<int64_t>(scaled) + outputZp, qmin,
+                             qmax);
+}
+
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,
                               int64_t count) {
   float denominator = outputScale * static_cast<float>(count);

@@ -522,6 +522,24 @@ Model batchMatMulBroadcast() {
   return w.finish({a, b, c}, {ab, cw});
 }
 
+/// DIV of two [1, 256, 256] activations (feed every pair of bytes: lhs =
+/// i / 256, rhs = i % 256): uint8 and int8 (second input pair), TFLite's
+/// integer DIV.
+Model div() {
+  ModelWriter w;
+  int a = w.activation("a", {1, 256, 256}, U8, perTensor(0.05f, 128));
+  int b = w.activation("b", {1, 256, 256}, U8, perTensor(0.03f, 100));
+  int q = w.activation("quotient", {1, 256, 256}, U8, perTensor(0.1f, 128));
+  w.op(BuiltinOperator::DIV, {a, b}, {q}, BuiltinOptions::DivOptions,
+       tfl::CreateDivOptions(w.fbb, ActivationFunctionType::NONE).Union());
+  int c = w.activation("c", {1, 256, 256}, I8, perTensor(0.02f, -3));
+  int d = w.activation("d", {1, 256, 256}, I8, perTensor(0.07f, 10));
+  int r = w.activation("ratio", {1, 256, 256}, I8, perTensor(0.01f, -5));
+  w.op(BuiltinOperator::DIV, {c, d}, {r}, BuiltinOptions::DivOptions,
+       tfl::CreateDivOptions(w.fbb, ActivationFunctionType::NONE).Union());
+  return w.finish({a, b, c, d}, {q, r});
+}
+
 Model squaredDifference() {
   // Every int8 value (input 1x16x16: feed 0..255) minus a constant [16]
   // (-120, -100, ..., 180) broadcast over the last dimension, squared.
@@ -1374,6 +1392,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"rsqrt", rsqrt},
       {"l2_norm", l2Norm},
       {"batch_matmul_broadcast", batchMatMulBroadcast},
+      {"div", div},
       {"split", split},
       {"mobilenet_block", mobilenetBlock},
       {"mobilenet_convs", mobilenetConvs},

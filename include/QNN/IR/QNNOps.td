@@ -301,6 +301,26 @@ def QNN_MulOp : QNN_BinaryOp<"mul", [{
   let summary = "quantized elementwise multiplication";
 }
 
+def QNN_DivOp : QNN_BinaryOp<"div", [{
+    Quantized division with TFLite's integer arithmetic (its DIV kernel,
+    reference DivElementwise): `a = lhs - lhs_zp`, `b = rhs - rhs_zp` (both
+    negated when b < 0), `1/b` as gemmlowp's fixed-point reciprocal
+    (GetReciprocal: three Newton-Raphson steps), `q = rescale(a, 1/b,
+    headroom(a))` and `rescale(q, m, s - recip_shift - headroom(a)) +
+    output_zp`, saturated, where `m, s` is the multiplier of the float32
+    `lhs_scale / (rhs_scale * output_scale)` and `rescale` is gemmlowp's
+    double rounding whatever `rounding` says (TFLite's DIV calls the
+    GreaterThanOne / SmallerThanOneExp rescales, which round twice in every
+    build; LiteRT agrees). A final right shift above 31, which gemmlowp does
+    not define, gives the exact result (0). A divisor equal to its zero
+    point, which TFLite refuses at run time, gives the storage maximum
+    (minimum for a negative dividend, the output zero point for 0 / 0).
+    With 8-bit operands it lowers to a 256 x 256 table. `rounding` is
+    `tflite` or `tflite_single` (both compute the same).
+  }]> {
+  let summary = "quantized elementwise division";
+}
+
 def QNN_SquaredDifferenceOp : QNN_BinaryOp<"squared_difference", [{
     TFLite's int8 SQUARED_DIFFERENCE: with `twice_max = 2 * max(lhs_scale,
     rhs_scale)` and `left_shift = 7`, each input is shifted,

@@ -141,6 +141,27 @@ int64_t rsqrtQuantized(int64_t q, int32_t inputZp, QuantizedMultiplier m,
 int64_t l2NormalizeQuantized(int32_t diff, QuantizedMultiplier inv,
                              bool isUnsigned, RoundingRule rule);
 
+/// The output multiplier of TFLite's quantized DIV: QuantizeMultiplier of
+/// `lhsScale / (rhsScale * outputScale)` evaluated in float32 (as its
+/// Prepare does).
+QuantizedMultiplier tfliteDivMultiplier(float lhsScale, float rhsScale,
+                                        float outputScale);
+
+/// TFLite's quantized DIV of one pair of stored values (reference
+/// DivElementwise): `a = lhs - lhsZp`, `b = rhs - rhsZp` (signs flipped when
+/// b < 0), gemmlowp's fixed-point reciprocal of b (GetReciprocal), `q =
+/// SRDHM(a << headroom(a), 1/b)`, `y = RoundingDivideByPOT(SRDHM(q, m),
+/// recip_shift + headroom(a) - m.shift) + outputZp`, saturated: gemmlowp's
+/// double rounding in every TFLite build (its MultiplyByQuantizedMultiplier
+/// GreaterThanOne / SmallerThanOneExp; LiteRT 2.5.3 computes these). A
+/// right shift above 31, undefined in gemmlowp (LiteRT then returns
+/// garbage), gives the exact result, 0 (|q * m| < 2^31). `b == 0`, which
+/// TFLite refuses at run time, gives qmax for a > 0, qmin for a < 0 and the
+/// zero point for 0 / 0.
+int64_t divQuantized(int64_t lhs, int64_t rhs, int32_t lhsZp, int32_t rhsZp,
+                     QuantizedMultiplier m, int32_t outputZp, int64_t qmin,
+                     int64_t qmax);
+
 /// ONNX Runtime's QLinearGlobalAveragePool factor for `count` values:
 /// float32(inputScale / float32(outputScale * float32(count))).
 float onnxGlobalAvgPoolFactor(float inputScale, float outputScale,

@@ -1272,12 +1272,43 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       return std::make_pair(scale(lhs, p.lhsOffset, p.lhs),
                             scale(rhs, p.rhsOffset, p.rhs));
     };
+    // DIV: TFLite's sequence (qmath::divQuantized) tabulated over the 256 x
+    // 256 pairs of stored bytes, indexed by (lhs byte << 8) | rhs byte.
+    Value divTable;
+    if constexpr (std::is_same_v<BinaryOp, DivOp>) {
+      qmath::QuantizedMultiplier m =
+          qmath::tfliteDivMultiplier(lhsScale, rhsScale, outScale);
+      SmallVector<int64_t> table;
+      table.reserve(65536);
+      for (int64_t a = 0; a < 256; ++a)
+        for (int64_t c = 0; c < 256; ++c)
+          table.push_back(qmath::divQuantized(
+              isUnsigned ? a : static_cast<int8_t>(a),
+              isUnsigned ? c : static_cast<int8_t>(c), lhsZp, rhsZp, m, outZp,
+              qmin, qmax));
+      divTable = constTensor(rewriter, loc, storage, table);
+    }
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
       Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
       Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
       Value out;
       constexpr bool subtract = std::is_same_v<BinaryOp, SubtractOp>;
+      if constexpr (std::is_same_v<BinaryOp, DivOp>) {
+        Value byteMask = intConst(b, l, i32, 255);
+        Value index = arith::OrIOp::create(
+            b, l,
+            arith::ShLIOp::create(b, l,
+                                  arith::AndIOp::create(b, l, lhs, byteMask),
+                                  intConst(b, l, i32, 8)),
+            arith::AndIOp::create(b, l, rhs, byteMask));
+        Value entry = tensor::ExtractOp::create(
+            b, l, divTable,
+            ValueRange{arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                  index)});
+        linalg::YieldOp::create(b, l, entry);
+        return;
+      }
       if (op.getRounding() == Rounding::upward ||
           op.getRounding() == Rounding::tonearest) {
         // TVM's sequences (qmath::addQuantizedTVM, mulQuantizedTVM): single
@@ -2456,6 +2487,7 @@ struct ConvertQNNToLinalgPass
                  PoolLowering<AvgPool2DOp>, PoolLowering<MaxPool2DOp>,
                  BinaryLowering<AddOp>, BinaryLowering<SubtractOp>,
                  BinaryLowering<MulOp>, BinaryLowering<SquaredDifferenceOp>,
+                 BinaryLowering<DivOp>,
                  TableActivationLowering<HardSwishOp>,
                  TableActivationLowering<SigmoidOp>,
                  TableActivationLowering<TanhOp>,

@@ -658,6 +658,18 @@ template <typename AddLikeOp> static LogicalResult verifyAddLike(AddLikeOp op) {
 LogicalResult SubtractOp::verify() { return verifyAddLike(*this); }
 
 LogicalResult AddOp::verify() { return verifyAddLike(*this); }
+LogicalResult DivOp::verify() {
+  if (failed(verifyBinary(*this)) ||
+      failed(verifyTFLiteRounding(*this, getRounding())))
+    return failure();
+  // TFLite evaluates the real multiplier in float32.
+  float real = getLhsScale().convertToFloat() /
+               (getRhsScale().convertToFloat() *
+                getOutputScale().convertToFloat());
+  return verifyMultiplier(*this, "lhs_scale / (rhs_scale * output_scale)",
+                          static_cast<double>(real));
+}
+
 LogicalResult SquaredDifferenceOp::verify() {
   if (failed(verifyBinary(*this)) ||
       failed(verifyTFLiteRounding(*this, getRounding())))

@@ -1090,6 +1090,9 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
   } else if (code == B::SUB) {
     if (const auto *opts = currentOp->builtin_options_as_SubOptions())
       act = opts->fused_activation_function();
+  } else if (code == B::DIV) {
+    if (const auto *opts = currentOp->builtin_options_as_DivOptions())
+      act = opts->fused_activation_function();
   } else if (const auto *opts = currentOp->builtin_options_as_MulOptions()) {
     act = opts->fused_activation_function();
   }
@@ -1118,7 +1121,8 @@ LogicalResult Importer::importBinary(tfl::BuiltinOperator code) {
                  : code == B::SUB ? build(SubtractOp())
                  : code == B::SQUARED_DIFFERENCE
                      ? build(SquaredDifferenceOp())
-                     : build(MulOp());
+                 : code == B::DIV ? build(DivOp())
+                                  : build(MulOp());
   FailureOr<Value> activated = applyActivation(result, act, output(0));
   if (failed(activated))
     return failure();
@@ -2742,6 +2746,7 @@ Importer::getOperatorImporter(tfl::BuiltinOperator builtin) {
   case B::SUB:
   case B::MUL:
   case B::SQUARED_DIFFERENCE:
+  case B::DIV:
     return [](Importer &i, B b) { return i.importBinary(b); };
   case B::AVERAGE_POOL_2D:
     return [](Importer &i, B) { return i.importPool(true); };

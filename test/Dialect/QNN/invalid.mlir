@@ -987,6 +987,22 @@ func.func @l2_normalize_zero_point(%x: tensor<2x4xui8>) -> tensor<2x4xui8> {
 
 // -----
 
+func.func @div_rounding(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{'qnn.div' op 'rounding' must be tflite or tflite_single (TFLite's sequence), got onnx}}
+  %0 = qnn.div %a, %b {lhs_scale = 0.05 : f32, lhs_zero_point = 128 : i32, rhs_scale = 0.03 : f32, rhs_zero_point = 100 : i32, output_scale = 0.1 : f32, output_zero_point = 128 : i32, rounding = #qnn.rounding<onnx>} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+func.func @div_multiplier(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8> {
+  // expected-error @+1 {{'qnn.div' op rescale multiplier lhs_scale / (rhs_scale * output_scale) = 1.000000e+12 has no fixed-point form}}
+  %0 = qnn.div %a, %b {lhs_scale = 1.0 : f32, lhs_zero_point = 128 : i32, rhs_scale = 1.0e-6 : f32, rhs_zero_point = 100 : i32, output_scale = 1.0e-6 : f32, output_zero_point = 128 : i32} : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
 func.func @concat_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
   // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling) or onnx (ONNX's QLinearConcat), got upward}}
   %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>

@@ -222,6 +222,15 @@ func.func @batch_matmul(%a: tensor<4x5xui8>, %b: tensor<5x3xui8>) -> tensor<4x3x
 
 // -----
 
+// CHECK-LABEL: func @div
+// CHECK: qnn.div %{{.*}}, %{{.*}} {lhs_scale = 5.000000e-02 : f32, lhs_zero_point = 128 : i32, output_scale = 1.000000e-01 : f32, output_zero_point = 128 : i32, rhs_scale = 3.000000e-02 : f32, rhs_zero_point = 100 : i32} : (tensor<2x4xui8>, tensor<4xui8>) -> tensor<2x4xui8>
+func.func @div(%a: tensor<2x4xui8>, %b: tensor<4xui8>) -> tensor<2x4xui8> {
+  %0 = qnn.div %a, %b {lhs_scale = 0.05 : f32, lhs_zero_point = 128 : i32, rhs_scale = 0.03 : f32, rhs_zero_point = 100 : i32, output_scale = 0.1 : f32, output_zero_point = 128 : i32} : (tensor<2x4xui8>, tensor<4xui8>) -> tensor<2x4xui8>
+  return %0 : tensor<2x4xui8>
+}
+
+// -----
+
 // CHECK-LABEL: func @squared_difference
 // CHECK: qnn.squared_difference %{{.*}}, %{{.*}} {lhs_scale = 5.000000e-02 : f32, lhs_zero_point = -5 : i32, output_scale = 2.000000e-01 : f32, output_zero_point = -120 : i32, rhs_scale = 8.000000e-02 : f32, rhs_zero_point = 3 : i32} : (tensor<2x4xi8>, tensor<4xi8>) -> tensor<2x4xi8>
 func.func @squared_difference(%a: tensor<2x4xi8>, %b: tensor<4xi8>) -> tensor<2x4xi8> {

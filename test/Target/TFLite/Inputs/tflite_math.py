@@ -100,3 +100,35 @@ def inv_sqrt_multiplier(value):
         x = ((x << -shift) + (1 << 31)) % (1 << 32) - (1 << 31)  # int32 wrap
         shift = 0
     return x, -shift
+
+
+def one_over_one_plus_x(a):
+    """gemmlowp's one_over_one_plus_x_for_x_in_0_1 on a Q0.31 raw value."""
+    wrap = lambda v: (v + (1 << 31)) % (1 << 32) - (1 << 31)
+    total = a + INT32_MAX
+    half_denominator = int((total + (1 if total >= 0 else -1)) / 2)
+    x = wrap(1515870810 + srdhm(half_denominator, -1010580540))
+    for _ in range(3):
+        one_minus = wrap((1 << 29) - srdhm(half_denominator, x))
+        x = wrap(x + saturating_shift_left(srdhm(x, one_minus), 2))
+    return saturating_shift_left(x, 1)
+
+
+def div_quantized(a, b, m, shift):
+    """TFLite's DIV on centred values a, b (b != 0) with the output
+    multiplier (m, shift), gemmlowp's double rounding throughout; None where
+    the final right shift exceeds 31 (undefined in gemmlowp)."""
+    if b < 0:
+        a, b = -a, -b
+    clz = 32 - b.bit_length()
+    recip_shift = 31 - clz
+    inverse = one_over_one_plus_x((b << clz) - (1 << 31))
+    headroom = (32 - a.bit_length() - 1) if a >= 0 else (32 - (2 * (-a) - 1).bit_length())
+    unscaled = srdhm(a << headroom, inverse)
+    right = recip_shift + headroom - shift
+    if right > 31:
+        return None
+    if right < 0:
+        shifted = ((unscaled << -right) + (1 << 31)) % (1 << 32) - (1 << 31)
+        return srdhm(shifted, m)
+    return rounding_divide_by_pot(srdhm(unscaled, m), right)
