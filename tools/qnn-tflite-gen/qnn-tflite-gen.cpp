@@ -365,6 +365,18 @@ Model pad() {
   return w.finish({in}, {out});
 }
 
+/// QUANTIZE int8 -> int8 (a requantize) by exactly a quarter (scale 0.1 ->
+/// 0.4; multiplier 2^30, shift -1): gemmlowp's double rounding rounds x / 2
+/// first, so x = 4k + 1 (e.g. 5 / 4 = 1.25) rounds up where TFLite's single
+/// rounding does not. Feed 0..255 to see which one a runtime uses.
+Model requantizeTies() {
+  ModelWriter w;
+  int in = w.activation("input", {1, 256}, I8, perTensor(0.1f, 0));
+  int out = w.activation("quarter", {1, 256}, I8, perTensor(0.4f, 0));
+  w.op(BuiltinOperator::QUANTIZE, {in}, {out});
+  return w.finish({in}, {out});
+}
+
 Model quantizeDequantize() {
   // float -> int8 (QUANTIZE), int8 -> uint8 (QUANTIZE as requantize),
   // uint8 -> float (DEQUANTIZE).
@@ -1363,6 +1375,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"softmax", softmax},
       {"pad", pad},
       {"quantize", quantizeDequantize},
+      {"requantize_ties", requantizeTies},
       {"relu", relus},
       {"activations", tableActivations},
       {"leaky_relu", leakyRelu},
