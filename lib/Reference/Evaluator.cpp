@@ -193,6 +193,28 @@ static int64_t broadcastIndex(const Tensor &t, ArrayRef<int64_t> outShape,
   return offset;
 }
 
+/// For each element of `t`, the index in `r` (t's shape with `axes` reduced
+/// to 1) that it reduces into.
+static SmallVector<int64_t> reducedIndices(const Tensor &t, const Tensor &r,
+                                           ArrayRef<int64_t> axes) {
+  SmallVector<int64_t> inStrides = t.strides(), outStrides = r.strides();
+  SmallVector<bool> reduced(t.shape.size(), false);
+  for (int64_t a : axes)
+    reduced[a] = true;
+  SmallVector<int64_t> result(t.numElements());
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    int64_t o = 0, rest = i;
+    for (size_t d = 0; d < t.shape.size(); ++d) {
+      int64_t idx = rest / inStrides[d];
+      rest %= inStrides[d];
+      if (!reduced[d])
+        o += idx * outStrides[d];
+    }
+    result[i] = o;
+  }
+  return result;
+}
+
 //===----------------------------------------------------------------------===//
 // Windowed ops (convolution and pooling)
 //===----------------------------------------------------------------------===//
@@ -556,18 +578,9 @@ static void registerQNNOps(Evaluator &e) {
     const Tensor &t = in[0];
     Tensor r(resultType(raw).getElementType(), resultType(raw).getShape());
     SmallVector<bool> seen(r.numElements(), false);
-    SmallVector<int64_t> inStrides = t.strides(), outStrides = r.strides();
-    SmallVector<bool> reduced(t.shape.size(), false);
-    for (int64_t a : axes)
-      reduced[a] = true;
+    SmallVector<int64_t> outIndex = reducedIndices(t, r, axes);
     for (int64_t i = 0; i < t.numElements(); ++i) {
-      int64_t o = 0, rest = i;
-      for (size_t d = 0; d < t.shape.size(); ++d) {
-        int64_t idx = rest / inStrides[d];
-        rest %= inStrides[d];
-        if (!reduced[d])
-          o += idx * outStrides[d];
-      }
+      int64_t o = outIndex[i];
       int64_t v = t.ints[i];
       if (!seen[o] || (isMax ? v > r.ints[o] : v < r.ints[o]))
         r.ints[o] = v;
@@ -598,24 +611,13 @@ static void registerQNNOps(Evaluator &e) {
         const Tensor &t = in[0];
         Tensor r(resultType(op).getElementType(), resultType(op).getShape());
         auto [qmin, qmax] = getStorageRange(r.elementType);
-        SmallVector<int64_t> inStrides = t.strides(), outStrides = r.strides();
-        SmallVector<bool> reduced(t.shape.size(), false);
         int64_t count = 1;
-        for (int64_t a : op.getAxes()) {
-          reduced[a] = true;
+        for (int64_t a : op.getAxes())
           count *= t.shape[a];
-        }
+        SmallVector<int64_t> outIndex = reducedIndices(t, r, op.getAxes());
         SmallVector<int64_t> sums(r.numElements(), 0);
-        for (int64_t i = 0; i < t.numElements(); ++i) {
-          int64_t o = 0, rest = i;
-          for (size_t d = 0; d < t.shape.size(); ++d) {
-            int64_t idx = rest / inStrides[d];
-            rest %= inStrides[d];
-            if (!reduced[d])
-              o += idx * outStrides[d];
-          }
-          sums[o] += t.ints[i];
-        }
+        for (int64_t i = 0; i < t.numElements(); ++i)
+          sums[outIndex[i]] += t.ints[i];
         math::QuantizedMultiplier m = math::tfliteSumMultiplier(
             op.getInputScale().convertToFloat(),
             op.getOutputScale().convertToFloat(), count, op.getAverage());

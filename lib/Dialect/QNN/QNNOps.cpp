@@ -86,6 +86,25 @@ static LogicalResult verifyZeroPoint(Operation *op, StringRef name,
   return success();
 }
 
+/// The input and output scales and zero points of a one-input op with
+/// `input_scale`, `input_zero_point`, `output_scale` and
+/// `output_zero_point` (activations, pooling, reductions).
+template <typename OpTy>
+static LogicalResult verifyInputOutputParams(OpTy op) {
+  auto inputType = op.getInput().getType();
+  auto resultType = op.getOutput().getType();
+  if (failed(verifyScale(op, "input_scale",
+                         op.getInputScale().convertToFloat())) ||
+      failed(verifyScale(op, "output_scale",
+                         op.getOutputScale().convertToFloat())) ||
+      failed(verifyZeroPoint(op, "input_zero_point", op.getInputZeroPoint(),
+                             inputType.getElementType())) ||
+      failed(verifyZeroPoint(op, "output_zero_point", op.getOutputZeroPoint(),
+                             resultType.getElementType())))
+    return failure();
+  return success();
+}
+
 /// Checks a per-tensor (one entry) or per-channel (one entry per index of
 /// `axis`) parameter array against `type`.
 static LogicalResult verifyChannelCount(Operation *op, StringRef name,
@@ -930,14 +949,7 @@ LogicalResult RescaleAvgPool2DOp::verify() {
   auto resultType = getOutput().getType();
   if (inputType.getRank() != 4 || resultType.getRank() != 4)
     return emitOpError("expects rank-4 input and result");
-  if (failed(verifyScale(*this, "input_scale",
-                         getInputScale().convertToFloat())) ||
-      failed(verifyScale(*this, "output_scale",
-                         getOutputScale().convertToFloat())) ||
-      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
-                             inputType.getElementType())) ||
-      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
-                             resultType.getElementType())))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   if (getRounding() != Rounding::onnx)
     return emitOpError() << "'rounding' must be onnx (the only rule "
@@ -951,14 +963,7 @@ LogicalResult GlobalAvgPoolOp::verify() {
   auto resultType = getOutput().getType();
   if (inputType.getRank() != 4)
     return emitOpError() << "expects a 4-D input, got " << inputType;
-  if (failed(verifyScale(*this, "input_scale",
-                         getInputScale().convertToFloat())) ||
-      failed(verifyScale(*this, "output_scale",
-                         getOutputScale().convertToFloat())) ||
-      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
-                             inputType.getElementType())) ||
-      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
-                             resultType.getElementType())))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   if (getRounding() != Rounding::onnx && getRounding() != Rounding::tflite &&
       getRounding() != Rounding::tflite_single)
@@ -1058,14 +1063,7 @@ LogicalResult ReduceSumOp::verify() {
   if (failed(verifyReduceOp(*this)))
     return failure();
   auto inputType = getInput().getType();
-  if (failed(verifyScale(*this, "input_scale",
-                         getInputScale().convertToFloat())) ||
-      failed(verifyScale(*this, "output_scale",
-                         getOutputScale().convertToFloat())) ||
-      failed(verifyZeroPoint(*this, "input_zero_point", getInputZeroPoint(),
-                             inputType.getElementType())) ||
-      failed(verifyZeroPoint(*this, "output_zero_point", getOutputZeroPoint(),
-                             getOutput().getType().getElementType())) ||
+  if (failed(verifyInputOutputParams(*this)) ||
       failed(verifyTFLiteRounding(*this, getRounding())))
     return failure();
   if (!inputType.hasStaticShape())
@@ -1161,21 +1159,6 @@ LogicalResult ConcatenateOp::verify() {
 // Activations
 //===----------------------------------------------------------------------===//
 
-template <typename ActivationOp>
-static LogicalResult verifyActivation(ActivationOp op) {
-  auto inputType = op.getInput().getType();
-  auto resultType = op.getOutput().getType();
-  if (failed(verifyScale(op, "input_scale",
-                         op.getInputScale().convertToFloat())) ||
-      failed(verifyScale(op, "output_scale",
-                         op.getOutputScale().convertToFloat())) ||
-      failed(verifyZeroPoint(op, "input_zero_point", op.getInputZeroPoint(),
-                             inputType.getElementType())) ||
-      failed(verifyZeroPoint(op, "output_zero_point", op.getOutputZeroPoint(),
-                             resultType.getElementType())))
-    return failure();
-  return success();
-}
 
 /// The table activations: TFLite's LUTPopulate or ONNX Runtime's table.
 static LogicalResult verifyTableRounding(Operation *op, Rounding rounding) {
@@ -1244,7 +1227,7 @@ qnn::buildActivationTable(Operation *op) {
 }
 
 LogicalResult RsqrtOp::verify() {
-  if (failed(verifyActivation(*this)) ||
+  if (failed(verifyInputOutputParams(*this)) ||
       failed(verifyTFLiteRounding(*this, getRounding())))
     return failure();
   float inputScale = getInputScale().convertToFloat();
@@ -1282,7 +1265,7 @@ LogicalResult L2NormalizeOp::verify() {
 }
 
 LogicalResult LeakyReluOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   float alpha = getAlpha().convertToFloat();
   if (!std::isfinite(alpha))
@@ -1307,22 +1290,22 @@ LogicalResult LeakyReluOp::verify() {
   return success();
 }
 LogicalResult HardSwishOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   return verifyTableRounding(*this, getRounding());
 }
 LogicalResult SigmoidOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   return verifyTableRounding(*this, getRounding());
 }
 LogicalResult EluOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   return verifyTableRounding(*this, getRounding());
 }
 LogicalResult TanhOp::verify() {
-  if (failed(verifyActivation(*this)))
+  if (failed(verifyInputOutputParams(*this)))
     return failure();
   return verifyTableRounding(*this, getRounding());
 }
