@@ -21,6 +21,13 @@
 // SPLAT: arith.constant dense<-128> : tensor<16xi64>
 // SPLAT: arith.constant dense<-128> : tensor<16xi64>
 // SPLAT: arith.constant dense<3> : tensor<16xi64>
+// The shared kernel computes each layer's own bytes: native == reference.
+// RUN: %mkbin %t.x i8 --random 128 5
+// RUN: %mkbin %t.y i8 --random 128 6
+// RUN: qnn-run %s --entry=shared --input %t.x --input %t.y --compare-reference | FileCheck %s --check-prefix=EXEC
+// EXEC: compare 0: match
+// EXEC: compare 1: match
+// EXEC: compare 2: match
 func.func @shared(%x: tensor<1x4x4x8xi8>, %y: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>) {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %c0 = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 5 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
