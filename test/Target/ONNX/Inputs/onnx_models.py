@@ -1019,6 +1019,22 @@ def sigmoid_float():
                       [1, 4], [1, 4])
 
 
+def pool_attribute(**attributes):
+    """A QDQ AveragePool with the given window attributes (for the
+    importer's refusals)."""
+    def build():
+        nodes = [
+            helper.make_node("QuantizeLinear", ["x", "in_s", "in_zp"], ["xq"]),
+            helper.make_node("DequantizeLinear", ["xq", "in_s", "in_zp"], ["xf"]),
+            helper.make_node("AveragePool", ["xf"], ["pf"], name="pool",
+                             kernel_shape=[2, 2], **attributes),
+            helper.make_node("QuantizeLinear", ["pf", "out_s", "out_zp"], ["p"]),
+            helper.make_node("DequantizeLinear", ["p", "out_s", "out_zp"], ["y"]),
+        ]
+        return make_model(nodes, avgpool_inits(), [1, 8, 5, 7], [1, 8, 3, 4])
+    return build
+
+
 CASES = {
     "qlinear_block": (qlinear_block, block_input, block_expected),
     "qdq_block": (qdq_block, block_input, lambda x: block_expected(x, relu6=True)),
@@ -1055,6 +1071,9 @@ CASES = {
     "float_conv": (float_conv, None, None),
     "concat_no_quantize": (concat_no_quantize, None, None),
     "sigmoid_float": (sigmoid_float, None, None),
+    "pool_ceil_mode": (pool_attribute(strides=[2, 2], ceil_mode=1), None, None),
+    "pool_bad_auto_pad": (pool_attribute(strides=[2, 2], auto_pad="SAME_MIDDLE"),
+                          None, None),
 }
 
 
