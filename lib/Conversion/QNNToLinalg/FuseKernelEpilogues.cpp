@@ -214,12 +214,19 @@ bool isLiftableConstant(Operation &op) {
   return type.isF32();
 }
 
+/// The values of the liftable constants of an epilogue function, in body
+/// order.
+SmallVector<Attribute> liftableConstants(func::FuncOp f) {
+  SmallVector<Attribute> values;
+  for (Operation &op : f.getBody().front())
+    if (isLiftableConstant(op))
+      values.push_back(cast<arith::ConstantOp>(op).getValue());
+  return values;
+}
+
 /// Whether epilogue functions `a` and `b` compute the same operations on the
-/// same operands, ignoring the values of liftable constants (collected,
-/// in body order, into `aConstants`/`bConstants`).
-bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b,
-                               SmallVectorImpl<Attribute> &aConstants,
-                               SmallVectorImpl<Attribute> &bConstants) {
+/// same operands, ignoring the values of liftable constants.
+bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b) {
   if (a.getFunctionType() != b.getFunctionType())
     return false;
   Block &ab = a.getBody().front(), &bb = b.getBody().front();
@@ -237,12 +244,9 @@ bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b,
     for (auto [xo, yo] : llvm::zip(x.getOperands(), y.getOperands()))
       if (mapping.lookupOrNull(xo) != yo)
         return false;
-    if (isLiftableConstant(x)) {
-      aConstants.push_back(cast<arith::ConstantOp>(x).getValue());
-      bConstants.push_back(cast<arith::ConstantOp>(y).getValue());
-    } else if (x.getAttrDictionary() != y.getAttrDictionary()) {
+    if (!isLiftableConstant(x) &&
+        x.getAttrDictionary() != y.getAttrDictionary())
       return false;
-    }
     for (auto [xr, yr] : llvm::zip(x.getResults(), y.getResults()))
       mapping.map(xr, yr);
   }
@@ -303,30 +307,17 @@ struct FuseKernelEpiloguesPass
     // 2. Groups of layers that can share a kernel.
     SmallVector<Group> groups;
     for (Prepared &p : prepared) {
-      bool placed = false;
-      for (Group &g : groups) {
-        Prepared &rep = *g.members.front();
-        SmallVector<Attribute> repConstants, constants;
-        if (rep.fusedType != p.fusedType ||
-            rep.c.kernel->getAttr(kKernelAttrName) !=
-                p.c.kernel->getAttr(kKernelAttrName) ||
-            !equivalentModuloConstants(rep.epilogue, p.epilogue, repConstants,
-                                       constants))
-          continue;
-        g.members.push_back(&p);
-        g.constants.push_back(std::move(constants));
-        placed = true;
-        break;
-      }
-      if (placed)
-        continue;
-      Group g;
-      g.members.push_back(&p);
-      SmallVector<Attribute> constants, unused;
-      (void)equivalentModuloConstants(p.epilogue, p.epilogue, constants,
-                                      unused);
-      g.constants.push_back(std::move(constants));
-      groups.push_back(std::move(g));
+      Group *group = llvm::find_if(groups, [&](const Group &g) {
+        const Prepared &rep = *g.members.front();
+        return rep.fusedType == p.fusedType &&
+               rep.c.kernel->getAttr(kKernelAttrName) ==
+                   p.c.kernel->getAttr(kKernelAttrName) &&
+               equivalentModuloConstants(rep.epilogue, p.epilogue);
+      });
+      if (group == groups.end())
+        group = &groups.emplace_back();
+      group->members.push_back(&p);
+      group->constants.push_back(liftableConstants(p.epilogue));
     }
 
     // 3. One kernel per group. A constant that differs between members

@@ -29,20 +29,10 @@ namespace {
 /// gemmlowp's SaturatingRoundingDoublingHighMul on two i32 values.
 Value emitSRDHM(OpBuilder &b, Location l, Value x, Value y) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  Value product =
-      arith::MulIOp::create(b, l, arith::ExtSIOp::create(b, l, i64, x),
-                            arith::ExtSIOp::create(b, l, i64, y));
-  Value nonNegative = arith::CmpIOp::create(
-      b, l, arith::CmpIPredicate::sge, product, intConst(b, l, i64, 0));
-  Value nudge = arith::SelectOp::create(b, l, nonNegative,
-                                        intConst(b, l, i64, 1LL << 30),
-                                        intConst(b, l, i64, 1 - (1LL << 30)));
-  // arith.divsi truncates toward zero, as gemmlowp relies on.
   Value high = arith::TruncIOp::create(
       b, l, i32,
-      arith::DivSIOp::create(b, l,
-                             arith::AddIOp::create(b, l, product, nudge),
-                             intConst(b, l, i64, 1LL << 31)));
+      emitRoundingDoublingHighMul(b, l, arith::ExtSIOp::create(b, l, i64, x),
+                                  arith::ExtSIOp::create(b, l, i64, y)));
   Value min = intConst(b, l, i32, std::numeric_limits<int32_t>::min());
   Value overflow = arith::AndIOp::create(
       b, l,
@@ -53,37 +43,25 @@ Value emitSRDHM(OpBuilder &b, Location l, Value x, Value y) {
       intConst(b, l, i32, std::numeric_limits<int32_t>::max()), high);
 }
 
-/// gemmlowp's RoundingDivideByPOT by a constant exponent (halves away from
-/// zero).
+/// gemmlowp's RoundingDivideByPOT of an i32 by a constant exponent.
 Value emitRoundingDivideByPOT(OpBuilder &b, Location l, Value x,
                               int exponent) {
-  Type i32 = b.getI32Type();
-  int32_t maskValue = static_cast<int32_t>((int64_t(1) << exponent) - 1);
-  Value remainder =
-      arith::AndIOp::create(b, l, x, intConst(b, l, i32, maskValue));
-  Value negative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x,
-                                         intConst(b, l, i32, 0));
-  Value threshold =
-      arith::AddIOp::create(b, l, intConst(b, l, i32, maskValue >> 1),
-                            arith::ExtUIOp::create(b, l, i32, negative));
-  Value roundUp = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
-                                        remainder, threshold);
-  return arith::AddIOp::create(
-      b, l, arith::ShRSIOp::create(b, l, x, intConst(b, l, i32, exponent)),
-      arith::ExtUIOp::create(b, l, i32, roundUp));
+  Type i64 = b.getI64Type();
+  return arith::TruncIOp::create(
+      b, l, b.getI32Type(),
+      lowering::emitRoundingDivideByPOT(b, l,
+                                        arith::ExtSIOp::create(b, l, i64, x),
+                                        intConst(b, l, i64, exponent)));
 }
 
 /// gemmlowp's SaturatingRoundingMultiplyByPOT<exponent> for exponent > 0.
 Value emitSaturatingShiftLeft(OpBuilder &b, Location l, Value x,
                               int exponent) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
-  Value wide = arith::ShLIOp::create(b, l, arith::ExtSIOp::create(b, l, i64, x),
-                                     intConst(b, l, i64, exponent));
-  wide = arith::MaxSIOp::create(
-      b, l, wide, intConst(b, l, i64, std::numeric_limits<int32_t>::min()));
-  wide = arith::MinSIOp::create(
-      b, l, wide, intConst(b, l, i64, std::numeric_limits<int32_t>::max()));
-  return arith::TruncIOp::create(b, l, i32, wide);
+  Type i64 = b.getI64Type();
+  return saturateToI32(
+      b, l,
+      arith::ShLIOp::create(b, l, arith::ExtSIOp::create(b, l, i64, x),
+                            intConst(b, l, i64, exponent)));
 }
 
 /// TFLite's GetInvSqrtQuantizedMultiplierExp(v, kReverseShift) of an i32

@@ -58,6 +58,40 @@ Value lowering::extendTo(OpBuilder &b, Location loc, Value v, Type type,
   return arith::ExtSIOp::create(b, loc, type, v);
 }
 
+Value lowering::emitRoundingDoublingHighMul(OpBuilder &b, Location loc,
+                                            Value x, Value y) {
+  Type i64 = b.getI64Type();
+  Value product = arith::MulIOp::create(b, loc, x, y);
+  Value nonNegative = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::sge, product, intConst(b, loc, i64, 0));
+  Value nudge = arith::SelectOp::create(b, loc, nonNegative,
+                                        intConst(b, loc, i64, 1LL << 30),
+                                        intConst(b, loc, i64, 1 - (1LL << 30)));
+  // arith.divsi truncates toward zero, as the reference relies on.
+  return arith::DivSIOp::create(b, loc,
+                                arith::AddIOp::create(b, loc, product, nudge),
+                                intConst(b, loc, i64, 1LL << 31));
+}
+
+Value lowering::emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
+                                        Value exponent) {
+  Type i64 = b.getI64Type();
+  Value one64 = intConst(b, loc, i64, 1);
+  Value mask = arith::SubIOp::create(
+      b, loc, arith::ShLIOp::create(b, loc, one64, exponent), one64);
+  Value remainder = arith::AndIOp::create(b, loc, x, mask);
+  Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
+                                         intConst(b, loc, i64, 0));
+  Value threshold =
+      arith::AddIOp::create(b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
+                            arith::ExtUIOp::create(b, loc, i64, negative));
+  Value roundUp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
+                                        remainder, threshold);
+  return arith::AddIOp::create(b, loc,
+                               arith::ShRSIOp::create(b, loc, x, exponent),
+                               arith::ExtUIOp::create(b, loc, i64, roundUp));
+}
+
 /// gemmlowp's SaturatingRoundingDoublingHighMul followed by
 /// RoundingDivideByPOT, i.e. TFLite's MultiplyByQuantizedMultiplier.
 /// `x`: i32; `multiplier`: i64 in [0, 2^31); `leftShift`: i32;
@@ -69,38 +103,14 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
                                                   Value rightShift) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value shifted = arith::ShLIOp::create(b, loc, x, leftShift);
-  Value product = arith::MulIOp::create(
+  Value high = emitRoundingDoublingHighMul(
       b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier);
-  Value zero64 = intConst(b, loc, i64, 0);
-  Value nonNegative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, product, zero64);
-  Value nudge = arith::SelectOp::create(b, loc, nonNegative,
-                                        intConst(b, loc, i64, 1LL << 30),
-                                        intConst(b, loc, i64, 1 - (1LL << 30)));
-  // arith.divsi truncates toward zero, as the reference relies on.
-  Value high = arith::DivSIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, product, nudge),
-      intConst(b, loc, i64, 1LL << 31));
   // RoundingDivideByPOT in 64 bits, as QuantMath computes it.
-  Value one64 = intConst(b, loc, i64, 1);
-  Value mask = arith::SubIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, one64, rightShift), one64);
-  Value remainder = arith::AndIOp::create(b, loc, high, mask);
-  Value negative =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, high, zero64);
-  Value threshold =
-      arith::AddIOp::create(b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
-                            arith::ExtUIOp::create(b, loc, i64, negative));
-  Value roundUp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
-                                        remainder, threshold);
-  Value result = arith::AddIOp::create(
-      b, loc, arith::ShRSIOp::create(b, loc, high, rightShift),
-      arith::ExtUIOp::create(b, loc, i64, roundUp));
-  return arith::TruncIOp::create(b, loc, i32, result);
+  return arith::TruncIOp::create(
+      b, loc, i32, emitRoundingDivideByPOT(b, loc, high, rightShift));
 }
 
-/// Saturates a wider integer to the i32 range and narrows it to i32.
-static Value saturateToI32(OpBuilder &b, Location loc, Value v) {
+Value lowering::saturateToI32(OpBuilder &b, Location loc, Value v) {
   Type type = v.getType();
   v = arith::MaxSIOp::create(
       b, loc, v, intConst(b, loc, type, std::numeric_limits<int32_t>::min()));

@@ -20,6 +20,18 @@ Value intConst(OpBuilder &b, Location loc, Type type, int64_t value);
 /// Integer resize with zero extension for unsigned storage.
 Value extendTo(OpBuilder &b, Location loc, Value v, Type type, bool isUnsigned);
 
+/// gemmlowp's SaturatingRoundingDoublingHighMul on i64 operands holding
+/// i32 values (x * y * 2 / 2^32, halves up, via arith.divsi), as i64; the
+/// saturating case (both INT32_MIN) is the caller's to exclude.
+Value emitRoundingDoublingHighMul(OpBuilder &b, Location loc, Value x,
+                                  Value y);
+/// gemmlowp's RoundingDivideByPOT on an i64 `x` by the i64 `exponent`
+/// (halves away from zero), as QuantMath computes it.
+Value emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
+                              Value exponent);
+/// Saturates a wider integer to the i32 range and narrows it to i32.
+Value saturateToI32(OpBuilder &b, Location loc, Value v);
+
 /// TFLite's MultiplyByQuantizedMultiplier on an i32 value; see QuantMath.
 Value emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc, Value x,
                                         Value multiplier, Value leftShift,
