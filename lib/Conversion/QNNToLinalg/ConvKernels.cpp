@@ -10,14 +10,18 @@
 // k = (kh, kw, c):  out[m, o] = sum_k (x[m, k] - izp) * (w[o, k] - wzp).
 // The input is padded with izp (spatially, and along C up to a multiple of
 // the kernel's K group), so padded positions contribute exactly 0. The
-// kernel keeps a tile of 4 rows (consecutive ow) x NR blocks of B output
+// kernel keeps a tile of R output pixels (consecutive in the flattened
+// (oh, ow) plane, so tiles cross image rows) x NR blocks of B output
 // channels in vector registers as loop-carried values (scf.for iter_args)
-// through the whole (kh, kw, c) reduction and stores each accumulator once.
+// through the whole (kh, kw, c) reduction and stores each accumulator once;
+// R is 8, 6 or 4 on the 512-bit flavors (up to 24 accumulators of the 32
+// registers), 4 on the 256-bit ones, and the last tile takes the rest.
 //
 // Flavors (the per-step instruction):
 // - vnni: `llvm.x86.avx512.vpdpbusd.512`, 4 values of K per step, B = 16.
 //   The instruction multiplies unsigned bytes u by signed bytes w':
-//   u = x (+128 for s8 activations, xor 0x80), z = izp (+128); w' = w for s8
+//   u = x (+128 for s8 activations: xor 0x80, applied before the kernel),
+//   z = izp (+128); w' = w for s8
 //   weights, w - 128 for u8 weights, and d = 128 * [u8 weights] - wzp, so
 //   (x - izp)(w - wzp) = (u - z)(w' + d). Summed over k:
 //     sum u w' + d * sum u - z * sum w' - K z d.
@@ -159,13 +163,51 @@ static std::optional<SmallVector<int64_t>> constantInts(Value value) {
   return result;
 }
 
+/// `x xor 0x80` of every byte of the i8 tensor `input` (the same values as
+/// u8 + 128), written into `init`.
+static Value flipSignBits(OpBuilder &b, Location loc, Value input,
+                          Value init) {
+  auto type = cast<RankedTensorType>(input.getType());
+  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> parallel(type.getRank(),
+                                            utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{input},
+             ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
+             [&](OpBuilder &nb, Location l, ValueRange args) {
+               Value flipped = arith::XOrIOp::create(
+                   nb, l, args[0], intConst(nb, l, nb.getI8Type(), 0x80));
+               linalg::YieldOp::create(nb, l, flipped);
+             })
+      .getResult(0);
+}
+
 /// Pads an NHWC activation with `value`: `pads` = top, left, bottom, right
-/// and `extraC` channels at the end.
+/// and `extraC` channels at the end. With `flip`, the values also get
+/// their sign bits flipped (flipSignBits).
 static Value padNHWC(OpBuilder &b, Location loc, Value input,
-                     ArrayRef<int64_t> pads, int64_t extraC, int64_t value) {
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0)
-    return input;
-  Type element = cast<RankedTensorType>(input.getType()).getElementType();
+                     ArrayRef<int64_t> pads, int64_t extraC, int64_t value,
+                     bool flip = false) {
+  auto type = cast<RankedTensorType>(input.getType());
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0) {
+    if (!flip)
+      return input;
+    Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                         type.getElementType());
+    return flipSignBits(b, loc, input, init);
+  }
+  Type element = type.getElementType();
+  if (flip) {
+    // Flipped as one contiguous vector (whatever the channel count), then
+    // padded by the usual copy.
+    auto flat = RankedTensorType::get({type.getNumElements()}, element);
+    SmallVector<ReassociationIndices> all = {{0, 1, 2, 3}};
+    Value v = tensor::CollapseShapeOp::create(b, loc, flat, input, all);
+    v = flipSignBits(
+        b, loc, v,
+        tensor::EmptyOp::create(b, loc, flat.getShape(), element));
+    input = tensor::ExpandShapeOp::create(b, loc, type, v, all);
+  }
   return padWithFillAndCopy(b, loc, input, {0, pads[0], pads[1], 0},
                             {0, pads[2], pads[3], extraC},
                             intConst(b, loc, element, value));
@@ -243,6 +285,18 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
+  // vpdpbusd wants unsigned activations: signed ones are made unsigned
+  // (x + 128, i.e. x xor 0x80) before the kernel, by the padding copy or
+  // an elementwise op of its own, rather than in its inner loop, where the
+  // xor would take a vector ALU slot from every broadcast. The elementwise
+  // op usually merges into the producer's requantize
+  // (linalg-fuse-elementwise-ops), so that the previous kernel's epilogue
+  // stores flipped bytes at no cost.
+  bool flip = flavor == KernelFlavor::VNNI && !inUnsigned;
+  if (flip) {
+    inUnsigned = true;
+    izp += 128;
+  }
   KernelSpec s;
   s.flavor = flavor;
   int64_t kg = s.kGroup(), lanes = s.lanes();
@@ -312,7 +366,7 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
                                llvm::ArrayRef(data)));
   }
 
-  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
+  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
   SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, s.op};
   Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
   if (s.op != o) {
@@ -625,6 +679,62 @@ struct KernelBuilder {
     });
   }
 
+  /// Loops over n and tiles of `rowsPerTile` output pixels of the
+  /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow)` with the
+  /// coordinates of each pixel of the tile; the last tile takes the
+  /// remaining pixels. Tiles cross output rows, so that a narrow map (7x7)
+  /// does not fall back to single-pixel tiles. With `parallel`, the full
+  /// tiles of every image are one scf.parallel.
+  void pixelTileLoops(
+      int64_t rowsPerTile,
+      function_ref<void(OpBuilder &, Value, ArrayRef<Value>, ArrayRef<Value>)>
+          tile) {
+    int64_t pixels = s.oh * s.ow, full = pixels / rowsPerTile;
+    int64_t rest = pixels % rowsPerTile;
+    auto emitTile = [&](OpBuilder &ob, Value nIv, Value first, int64_t rows) {
+      SmallVector<Value> ohs, ows;
+      for (int64_t r = 0; r < rows; ++r) {
+        Value m = add(ob, first, r);
+        Value owDim = idx(ob, s.ow);
+        ohs.push_back(arith::DivUIOp::create(ob, loc, m, owDim));
+        ows.push_back(arith::RemUIOp::create(ob, loc, m, owDim));
+      }
+      tile(ob, nIv, ohs, ows);
+    };
+    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi,
+                       function_ref<void(OpBuilder &, Value)> body) {
+      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, 1),
+                         ValueRange{},
+                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+                           body(lb, iv);
+                           scf::YieldOp::create(lb, loc);
+                         });
+    };
+    int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
+    if (parallel && s.n * full > 1 && work >= parallelMinWork) {
+      scf::ParallelOp::create(
+          b, loc, ValueRange{idx(b, 0), idx(b, 0)},
+          ValueRange{idx(b, s.n), idx(b, full)},
+          ValueRange{idx(b, 1), idx(b, 1)},
+          [&](OpBuilder &pb, Location, ValueRange ivs) {
+            emitTile(pb, ivs[0], mul(pb, ivs[1], rowsPerTile), rowsPerTile);
+          });
+      if (rest)
+        forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
+          emitTile(lb, nIv, idx(lb, full * rowsPerTile), rest);
+        });
+      return;
+    }
+    forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
+      if (full)
+        forLoop(lb, 0, full, [&](OpBuilder &tb, Value t) {
+          emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile);
+        });
+      if (rest)
+        emitTile(lb, nIv, idx(lb, full * rowsPerTile), rest);
+    });
+  }
+
   /// The activation operand for row position (ih, iw), channel c.
   Value loadA(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c) {
     Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
@@ -730,9 +840,21 @@ struct KernelBuilder {
         break;
       }
     bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
+    // Output pixels per tile: the 512-bit flavors have 32 vector registers,
+    // of which up to 24 hold accumulators (rows x nr, plus a row sum per
+    // row); the 256-bit ones have 16 and keep 4 rows.
+    int64_t tileRows = 4;
+    if (s.flavor == KernelFlavor::VNNI ||
+        s.flavor == KernelFlavor::Int16AVX512)
+      for (int64_t r : {8, 6, 4})
+        if (r * nr + (rowSum ? r : 0) <= 24) {
+          tileRows = r;
+          break;
+        }
 
-    rowLoops([&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
-                 int64_t rows) {
+    pixelTileLoops(tileRows, [&](OpBuilder &tb, Value nIv,
+                                 ArrayRef<Value> ohs, ArrayRef<Value> ows) {
+      int64_t rows = ohs.size();
       scf::ForOp::create(
           tb, loc, idx(tb, 0), idx(tb, blocks), idx(tb, nr), ValueRange{},
           [&](OpBuilder &bb, Location, Value b0, ValueRange) {
@@ -741,10 +863,11 @@ struct KernelBuilder {
                 DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
             int64_t nAcc = rows * nr + (rowSum ? rows : 0);
             SmallVector<Value> init(nAcc, zero);
-            Value ihBase = mul(bb, ohIv, s.sh);
-            SmallVector<Value> iwBase;
-            for (int64_t r = 0; r < rows; ++r)
-              iwBase.push_back(mul(bb, add(bb, ow0, r), s.sw));
+            SmallVector<Value> ihBase, iwBase;
+            for (int64_t r = 0; r < rows; ++r) {
+              ihBase.push_back(mul(bb, ohs[r], s.sh));
+              iwBase.push_back(mul(bb, ows[r], s.sw));
+            }
             Value ones;
             if (rowSum)
               ones = arith::ConstantOp::create(
@@ -753,8 +876,7 @@ struct KernelBuilder {
                                          bb.getI8IntegerAttr(1)));
             SmallVector<Value> accs = reduceLoop(
                 bb, s.kh, init, [&](OpBuilder &b1, Value khIv, ValueRange a1) {
-                  Value ih = arith::AddIOp::create(b1, loc, ihBase,
-                                                   mul(b1, khIv, s.dh));
+                  Value khOff = mul(b1, khIv, s.dh);
                   return reduceLoop(
                       b1, s.kw, a1,
                       [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
@@ -765,6 +887,8 @@ struct KernelBuilder {
                               Value c = mul(kb, cc, kg);
                               SmallVector<Value> av, wv, next;
                               for (int64_t r = 0; r < rows; ++r) {
+                                Value ih = arith::AddIOp::create(
+                                    kb, loc, ihBase[r], khOff);
                                 Value iw = arith::AddIOp::create(
                                     kb, loc, iwBase[r], kwOff);
                                 av.push_back(loadA(kb, nIv, ih, iw, c));
@@ -792,7 +916,6 @@ struct KernelBuilder {
                   bb, loc,
                   DenseElementsAttr::get(accType, bb.getI32IntegerAttr(s.d)));
             for (int64_t r = 0; r < rows; ++r) {
-              Value owIv = add(bb, ow0, r);
               for (int64_t j = 0; j < nr; ++j) {
                 Value ch = mul(bb, add(bb, b0, j), lanes);
                 Value v = accs[r * nr + j];
@@ -808,7 +931,7 @@ struct KernelBuilder {
                 if (epilogue)
                   v = applyEpilogue(bb, v, ch);
                 vector::StoreOp::create(bb, loc, v, out,
-                                        ValueRange{nIv, ohIv, owIv, ch});
+                                        ValueRange{nIv, ohs[r], ows[r], ch});
               }
             }
             scf::YieldOp::create(bb, loc);

@@ -253,6 +253,44 @@ bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b) {
   return true;
 }
 
+/// Stores i64 vector arguments of the epilogue whose values fit in i32 (in
+/// every member of the group) as i32 and sign-extends them in the
+/// epilogue: half the bytes to load, and a product of two sign-extended
+/// i32 values is one vpmuldq per 8 lanes on x86 where a 64-bit product of
+/// unknown operands needs vpmullq (three uops). `argValues[m][a]` is
+/// member m's value of epilogue argument a + 1; `argTypes` (the kernel's
+/// argument types, three before the vectors) is updated with them.
+void narrowWideArguments(OpBuilder &b, func::FuncOp epilogue,
+                         SmallVector<SmallVector<DenseElementsAttr>> &argValues,
+                         SmallVector<Type> &argTypes) {
+  Block &body = epilogue.getBody().front();
+  Type i32 = b.getI32Type();
+  for (size_t a = 0; a < argValues.front().size(); ++a) {
+    bool narrow = llvm::all_of(argValues, [&](auto &values) {
+      DenseElementsAttr v = values[a];
+      return v.getElementType().isInteger(64) &&
+             llvm::all_of(v.getValues<APInt>(), [](const APInt &x) {
+               return x.isSignedIntN(32);
+             });
+    });
+    if (!narrow)
+      continue;
+    for (auto &values : argValues)
+      values[a] = values[a].mapValues(
+          i32, [](const APInt &x) { return x.trunc(32); });
+    BlockArgument arg = body.getArgument(a + 1);
+    arg.setType(i32);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(&body);
+    Value wide = arith::ExtSIOp::create(b, arg.getLoc(), b.getI64Type(), arg);
+    arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
+    auto memrefType = cast<MemRefType>(argTypes[3 + a]);
+    argTypes[3 + a] = MemRefType::get(memrefType.getShape(), i32);
+  }
+  epilogue.setFunctionType(
+      b.getFunctionType(body.getArgumentTypes(), epilogue.getResultTypes()));
+}
+
 /// One fusable kernel call with its epilogue function and the kernel type
 /// it needs before any constant is lifted.
 struct Prepared {
@@ -358,6 +396,17 @@ struct FuseKernelEpiloguesPass
       for (Type type : liftedTypes)
         argTypes.push_back(MemRefType::get({channels}, type));
       argTypes.push_back(rep.outType);
+      // Per member, the values of the kernel's constant vector arguments
+      // (the per-channel constants, then the lifted ones).
+      SmallVector<SmallVector<DenseElementsAttr>> argValues;
+      for (auto [member, constants] : llvm::zip(g.members, g.constants)) {
+        SmallVector<DenseElementsAttr> values(member->c.channelConstants);
+        for (auto [i, type] : llvm::zip(lifted, liftedTypes))
+          values.push_back(DenseElementsAttr::get(
+              RankedTensorType::get({channels}, type), constants[i]));
+        argValues.push_back(std::move(values));
+      }
+      narrowWideArguments(b, epilogue, argValues, argTypes);
       FunctionType fusedType = b.getFunctionType(argTypes, {});
       b.setInsertionPointAfter(rep.c.kernel);
       std::string name = epilogue.getSymName().drop_back(3).str();
@@ -368,21 +417,16 @@ struct FuseKernelEpiloguesPass
       fused->setAttr(kEpilogueAttrName,
                      FlatSymbolRefAttr::get(epilogue.getSymNameAttr()));
 
-      for (auto [member, constants] : llvm::zip(g.members, g.constants)) {
+      for (auto [member, values] : llvm::zip(g.members, argValues)) {
         Candidate &c = member->c;
         Location loc = c.call.getLoc();
         b.setInsertionPoint(c.call);
         SmallVector<Value> operands(c.call.getOperands().take_front(3));
-        auto toBuffer = [&](DenseElementsAttr v) {
+        for (DenseElementsAttr v : values) {
           Value t = arith::ConstantOp::create(b, loc, v);
           operands.push_back(bufferization::ToBufferOp::create(
               b, loc, argTypes[operands.size()], t, /*read_only=*/true));
-        };
-        for (DenseElementsAttr v : c.channelConstants)
-          toBuffer(v);
-        for (auto [i, type] : llvm::zip(lifted, liftedTypes))
-          toBuffer(DenseElementsAttr::get(
-              RankedTensorType::get({channels}, type), constants[i]));
+        }
         Value out = memref::AllocOp::create(b, loc, member->outType,
                                             b.getI64IntegerAttr(64));
         operands.push_back(out);

@@ -60,54 +60,56 @@ Value lowering::extendTo(OpBuilder &b, Location loc, Value v, Type type,
 
 Value lowering::emitRoundingDoublingHighMul(OpBuilder &b, Location loc,
                                             Value x, Value y) {
+  // gemmlowp adds a nudge of 2^30 (1 - 2^30 for a negative product) and
+  // divides by 2^31 truncating toward zero. For a negative product that
+  // quotient is ceil((p + 1 - 2^30) / 2^31) = floor((p + 2^30) / 2^31), the
+  // same as for a non-negative one, so the whole function is one add and
+  // an arithmetic shift (no compare, select or division fix-up).
   Type i64 = b.getI64Type();
   Value product = arith::MulIOp::create(b, loc, x, y);
-  Value nonNegative = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::sge, product, intConst(b, loc, i64, 0));
-  Value nudge = arith::SelectOp::create(b, loc, nonNegative,
-                                        intConst(b, loc, i64, 1LL << 30),
-                                        intConst(b, loc, i64, 1 - (1LL << 30)));
-  // arith.divsi truncates toward zero, as the reference relies on.
-  return arith::DivSIOp::create(b, loc,
-                                arith::AddIOp::create(b, loc, product, nudge),
-                                intConst(b, loc, i64, 1LL << 31));
+  Value nudged = arith::AddIOp::create(b, loc, product,
+                                       intConst(b, loc, i64, 1LL << 30));
+  return arith::ShRSIOp::create(b, loc, nudged, intConst(b, loc, i64, 31));
 }
 
 Value lowering::emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
                                         Value exponent) {
-  Type i64 = b.getI64Type();
-  Value one64 = intConst(b, loc, i64, 1);
+  Type type = x.getType();
+  Value one = intConst(b, loc, type, 1);
   Value mask = arith::SubIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, one64, exponent), one64);
+      b, loc, arith::ShLIOp::create(b, loc, one, exponent), one);
   Value remainder = arith::AndIOp::create(b, loc, x, mask);
   Value negative = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x,
-                                         intConst(b, loc, i64, 0));
+                                         intConst(b, loc, type, 0));
   Value threshold =
-      arith::AddIOp::create(b, loc, arith::ShRSIOp::create(b, loc, mask, one64),
-                            arith::ExtUIOp::create(b, loc, i64, negative));
+      arith::AddIOp::create(b, loc, arith::ShRSIOp::create(b, loc, mask, one),
+                            arith::ExtUIOp::create(b, loc, type, negative));
   Value roundUp = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt,
                                         remainder, threshold);
   return arith::AddIOp::create(b, loc,
                                arith::ShRSIOp::create(b, loc, x, exponent),
-                               arith::ExtUIOp::create(b, loc, i64, roundUp));
+                               arith::ExtUIOp::create(b, loc, type, roundUp));
 }
 
 /// gemmlowp's SaturatingRoundingDoublingHighMul followed by
 /// RoundingDivideByPOT, i.e. TFLite's MultiplyByQuantizedMultiplier.
 /// `x`: i32; `multiplier`: i64 in [0, 2^31); `leftShift`: i32;
 /// `rightShift`: i64. The saturating case INT32_MIN * INT32_MIN cannot
-/// occur because multipliers are non-negative.
+/// occur because multipliers are non-negative, so the high half is an i32
+/// and RoundingDivideByPOT runs on 32-bit lanes (the same integers as
+/// QuantMath's 64-bit computation: its intermediate values fit in i32).
 Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
                                                   Value x, Value multiplier,
                                                   Value leftShift,
                                                   Value rightShift) {
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
   Value shifted = arith::ShLIOp::create(b, loc, x, leftShift);
-  Value high = emitRoundingDoublingHighMul(
-      b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier);
-  // RoundingDivideByPOT in 64 bits, as QuantMath computes it.
-  return arith::TruncIOp::create(
-      b, loc, i32, emitRoundingDivideByPOT(b, loc, high, rightShift));
+  Value high = arith::TruncIOp::create(
+      b, loc, i32,
+      emitRoundingDoublingHighMul(
+          b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier));
+  return emitRoundingDivideByPOT(
+      b, loc, high, arith::TruncIOp::create(b, loc, i32, rightShift));
 }
 
 Value lowering::saturateToI32(OpBuilder &b, Location loc, Value v) {
@@ -174,6 +176,29 @@ static Value clampAndNarrow(OpBuilder &b, Location loc, Value v, int64_t qmin,
   Type i64 = b.getI64Type();
   v = arith::MaxSIOp::create(b, loc, v, intConst(b, loc, i64, qmin));
   v = arith::MinSIOp::create(b, loc, v, intConst(b, loc, i64, qmax));
+  return extendTo(b, loc, v, storage, /*isUnsigned=*/false);
+}
+
+/// clamp(v + zeroPoint, qmin, qmax) of an i32 `v`, narrowed to `storage`.
+/// For 8- and 16-bit results it stays in 32-bit lanes: clamping v to
+/// [qmin - zeroPoint, qmax - zeroPoint] first and adding the zero point
+/// after gives the same integers without the overflow of v + zeroPoint.
+static Value addZeroPointClampAndNarrow(OpBuilder &b, Location loc, Value v,
+                                        int64_t zeroPoint, int64_t qmin,
+                                        int64_t qmax, Type storage) {
+  if (storage.getIntOrFloatBitWidth() > 16) {
+    Type i64 = b.getI64Type();
+    Value y = arith::AddIOp::create(b, loc,
+                                    arith::ExtSIOp::create(b, loc, i64, v),
+                                    intConst(b, loc, i64, zeroPoint));
+    return clampAndNarrow(b, loc, y, qmin, qmax, storage);
+  }
+  Type i32 = b.getI32Type();
+  v = arith::MaxSIOp::create(b, loc, v,
+                             intConst(b, loc, i32, qmin - zeroPoint));
+  v = arith::MinSIOp::create(b, loc, v,
+                             intConst(b, loc, i32, qmax - zeroPoint));
+  v = arith::AddIOp::create(b, loc, v, intConst(b, loc, i32, zeroPoint));
   return extendTo(b, loc, v, storage, /*isUnsigned=*/false);
 }
 
@@ -458,11 +483,10 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
                 b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left),
                 right, rule == qmath::RoundingRule::ToNearest);
           }
-          Value y = arith::AddIOp::create(
-              b, l, arith::ExtSIOp::create(b, l, i64, rescaled),
-              intConst(b, l, i64, outputZp));
           linalg::YieldOp::create(
-              b, l, clampAndNarrow(b, l, y, qmin, qmax, outElement));
+              b, l,
+              addZeroPointClampAndNarrow(b, l, rescaled, outputZp, qmin, qmax,
+                                         outElement));
         });
     rewriter.replaceOp(op, generic.getResult(0));
     return success();

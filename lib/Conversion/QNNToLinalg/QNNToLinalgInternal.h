@@ -21,12 +21,12 @@ Value intConst(OpBuilder &b, Location loc, Type type, int64_t value);
 Value extendTo(OpBuilder &b, Location loc, Value v, Type type, bool isUnsigned);
 
 /// gemmlowp's SaturatingRoundingDoublingHighMul on i64 operands holding
-/// i32 values (x * y * 2 / 2^32, halves up, via arith.divsi), as i64; the
-/// saturating case (both INT32_MIN) is the caller's to exclude.
+/// i32 values (x * y * 2 / 2^32, halves up: (x * y + 2^30) >> 31), as i64;
+/// the saturating case (both INT32_MIN) is the caller's to exclude.
 Value emitRoundingDoublingHighMul(OpBuilder &b, Location loc, Value x,
                                   Value y);
-/// gemmlowp's RoundingDivideByPOT on an i64 `x` by the i64 `exponent`
-/// (halves away from zero), as QuantMath computes it.
+/// gemmlowp's RoundingDivideByPOT of `x` by `exponent` (halves away from
+/// zero), in the integer type of both (i32 or i64).
 Value emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
                               Value exponent);
 /// Saturates a wider integer to the i32 range and narrows it to i32.

@@ -78,6 +78,33 @@ struct VectorizeElementwisePass
       candidates.push_back(op);
     });
     for (linalg::LinalgOp op : candidates) {
+      // A generic on whole tensors (identity maps, a new output, no operand
+      // that is a slice, so every buffer is contiguous) whose innermost
+      // dimension is narrower than a vector (3 input channels) runs over
+      // one flattened dimension instead, so that its tiles are full vectors.
+      auto wholeTensor = [](Value v) {
+        return !v.getDefiningOp<tensor::ExtractSliceOp>();
+      };
+      if (op.getNumLoops() > 1 &&
+          op.getStaticLoopRanges().back() < static_cast<int64_t>(width) &&
+          isa<linalg::GenericOp>(op.getOperation()) &&
+          llvm::all_of(op.getIndexingMapsArray(),
+                       [](AffineMap m) { return m.isIdentity(); }) &&
+          llvm::all_of(op.getDpsInits(),
+                       [](Value v) {
+                         return v.getDefiningOp<tensor::EmptyOp>();
+                       }) &&
+          llvm::all_of(op.getDpsInputs(), wholeTensor)) {
+        ReassociationIndices all =
+            llvm::to_vector(llvm::seq<int64_t>(0, op.getNumLoops()));
+        rewriter.setInsertionPoint(op);
+        FailureOr<linalg::CollapseResult> collapsed =
+            linalg::collapseOpIterationDims(op, {all}, rewriter);
+        if (succeeded(collapsed)) {
+          rewriter.replaceOp(op, collapsed->results);
+          op = collapsed->collapsedOp;
+        }
+      }
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       int64_t tile = innerTile(ranges.back(), width);
       if (tile == 0)

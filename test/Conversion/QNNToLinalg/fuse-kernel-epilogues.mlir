@@ -17,7 +17,7 @@
 // CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[B:.*]]: i32) -> i8
 // CHECK: arith.addi %[[ACC]], %[[B]] : i32
 // CHECK: arith.muli {{.*}} : i64
-// CHECK: %[[R:.*]] = arith.trunci {{.*}} : i64 to i8
+// CHECK: %[[R:.*]] = arith.trunci {{.*}} : i32 to i8
 // CHECK: return %[[R]] : i8
 
 // After materialization the epilogue runs on the accumulator vectors (8
@@ -70,3 +70,28 @@ func.func @two_uses(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x
   return %y, %c : tensor<1x4x4x16xi8>, tensor<1x4x4x16xi32>
 }
 
+
+// -----
+
+// Per-channel multipliers (i64 in the requantize, all below 2^31) are
+// passed as i32 vectors and sign-extended in the epilogue, so that the
+// 64-bit product is of two sign-extended i32 values (one vpmuldq per 8
+// lanes on x86); the per-channel right shifts narrow the same way.
+// CHECK-LABEL: func.func @per_channel
+// CHECK: arith.constant dense<[{{.*}}]> : tensor<16xi32>
+// CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[M:.*]]: i32, %[[L:.*]]: i32, %[[R:.*]]: i32) -> i8
+// CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
+// CHECK: %[[X:.*]] = arith.shli %[[ACC]], %[[L]] : i32
+// CHECK: %[[X64:.*]] = arith.extsi %[[X]] : i32 to i64
+// CHECK: arith.muli %[[X64]], %[[M64]] : i64
+// BODY-LABEL: func.func @per_channel
+// BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
+// BODY: arith.extsi {{.*}} : vector<8xi32> to vector<8xi64>
+func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
+  %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.005, 0.0051, 0.0052, 0.0053, 0.0054, 0.0055, 0.0056, 0.0057, 0.0058, 0.0059, 0.006, 0.0061, 0.0062, 0.0063, 0.0064, 0.2>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}

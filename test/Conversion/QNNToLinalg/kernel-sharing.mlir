@@ -1,26 +1,35 @@
 // Layers with the same kernel share one fused kernel function (VNNI, input
 // zero points 5 and -7, which the VNNI kernel does not read). Their
-// epilogues differ only in the output zero point (-128, -128, 3): that
-// constant becomes an argument of the epilogue function and a per-channel
-// splat vector of the kernel (memref<16xi64>: -128 for the first two calls,
-// 3 for the third); the constants they agree on stay immediates.
+// epilogues differ only in the output zero point (-128, -128, 3), which
+// appears as three constants of the 32-bit epilogue (the clamp bounds
+// qmin - zp and qmax - zp, then zp itself): those become arguments of the
+// epilogue function and per-channel splat vectors of the kernel
+// (memref<16xi32>: 0, 255, -128 for the first two calls, -131, 124, 3 for
+// the third); the constants they agree on stay immediates.
 // RUN: qnn-opt %s --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues)' | FileCheck %s --check-prefix=SHARE
 // SHARE-LABEL: func.func @shared
-// SHARE: %[[Z0:.+]] = bufferization.to_buffer %{{.*}} : tensor<16xi64> to memref<16xi64>
-// SHARE: call @[[K:__qnn_kernel_vnni_[_0-9a-z]*_epilogue0]](%{{.*}}, %{{.*}}, %{{.*}}, %[[Z0]], %{{.*}})
+// SHARE: call @[[K:__qnn_kernel_vnni_[_0-9a-z]*_epilogue0]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // SHARE: call @[[K]](
 // SHARE: call @[[K]](
 // SHARE-NOT: call
-// SHARE: func.func private @[[K]](memref<1x4x4x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<16xi64>, memref<1x4x4x16xi8>)
+// SHARE: func.func private @[[K]](memref<1x4x4x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
 // SHARE-SAME: qnn.kernel_epilogue = @[[F:.+_fn]]
-// SHARE: func.func private @[[F]](%{{[a-z0-9]+}}: i32, %[[OUTZERO:[a-z0-9]+]]: i64) -> i8
-// SHARE: arith.addi %{{.*}}, %[[OUTZERO]] : i64
+// SHARE: func.func private @[[F]](%{{[a-z0-9]+}}: i32, %[[LO:[a-z0-9]+]]: i32, %[[HI:[a-z0-9]+]]: i32, %[[OUTZERO:[a-z0-9]+]]: i32) -> i8
+// SHARE: arith.maxsi %{{.*}}, %[[LO]] : i32
+// SHARE: arith.minsi %{{.*}}, %[[HI]] : i32
+// SHARE: arith.addi %{{.*}}, %[[OUTZERO]] : i32
 // SHARE-NOT: _epilogue1
 // SHARE-NOT: _epilogue2
 // RUN: qnn-opt %s --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues)' | FileCheck %s --check-prefix=SPLAT
-// SPLAT: arith.constant dense<-128> : tensor<16xi64>
-// SPLAT: arith.constant dense<-128> : tensor<16xi64>
-// SPLAT: arith.constant dense<3> : tensor<16xi64>
+// SPLAT: arith.constant dense<0> : tensor<16xi32>
+// SPLAT: arith.constant dense<255> : tensor<16xi32>
+// SPLAT: arith.constant dense<-128> : tensor<16xi32>
+// SPLAT: arith.constant dense<0> : tensor<16xi32>
+// SPLAT: arith.constant dense<255> : tensor<16xi32>
+// SPLAT: arith.constant dense<-128> : tensor<16xi32>
+// SPLAT: arith.constant dense<-131> : tensor<16xi32>
+// SPLAT: arith.constant dense<124> : tensor<16xi32>
+// SPLAT: arith.constant dense<3> : tensor<16xi32>
 // The shared kernel computes each layer's own bytes: native == reference.
 // RUN: %mkbin %t.x i8 --random 128 5
 // RUN: %mkbin %t.y i8 --random 128 6

@@ -5,9 +5,9 @@
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=loops | FileCheck %s --check-prefix=LOOPS
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
-// With parallel=true the loop over (batch, output row) is one scf.parallel
-// (the dense layer's 3 rows are one image row of 3 pixels: a single row,
-// so its kernel keeps scf.for).
+// With parallel=true the loop over (batch, pixel tile) is one scf.parallel
+// (the dense layer's 3 rows are 3 pixels, fewer than one tile of 4: its
+// kernel has no loop over tiles at all).
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
 
 // A dense layer is a 1x1 convolution over a [1, 1, N, K] image.
@@ -21,10 +21,11 @@
 // LOOPS-LABEL: func.func @dense
 // LOOPS-NOT: call
 // LOOPS: linalg.generic
-// The generic kernel: x - izp broadcast, times the widened weights.
+// The generic kernel: x - izp broadcast, times the widened weights; the 3
+// pixels are one tile (3 accumulators).
 // KERNEL-LABEL: func.func private @__qnn_kernel_generic
 // KERNEL-NOT: target_features
-// KERNEL: scf.for %{{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<8xi32>)
+// KERNEL: scf.for %{{.*}} iter_args(%[[A:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // KERNEL: memref.load %arg0
 // KERNEL: arith.extsi %{{.*}} : i8 to i32
 // KERNEL: %[[X:.*]] = vector.broadcast %{{.*}} : i32 to vector<8xi32>

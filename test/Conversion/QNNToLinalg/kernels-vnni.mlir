@@ -1,7 +1,8 @@
 // Convolutions and dense layers with constant weights become calls of
 // kernels with weights packed at compile time; qnn-materialize-conv-kernels
 // builds their bodies. avx512-vnni on a pointwise convolution with s8
-// activations: x + 128 (xor 0x80) times the weights with vpdpbusd, the
+// activations: x + 128 (xor 0x80, an elementwise op before the kernel, not
+// in its inner loop) times the weights with vpdpbusd, the
 // compensation -(izp + 128) * sum(w) per channel precomputed (the expected
 // constants below were computed independently by the test generator).
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
@@ -17,38 +18,44 @@ func.func @pointwise(%x: tensor<1x2x5x8xi8>) -> tensor<1x2x5x16xi32> {
 
 // CALL-LABEL: func.func @pointwise
 // CALL-DAG: %[[PACKED:.*]] = arith.constant dense<"0xBD180CA22115911CC30EBCB2570DFAE623A75F6E2C4791A9CE488853396C61E4E63B4E1461DE998A782DF0480256E31316BC68D75CC87E1C5DD4770B3728B723DF6B1BFA846957F97F38F90B245DA7BC06E43E844376188B5EC5FA19374A6CEEF27770A3A3FFB8C3215BCEECDA0916E92F6B6E882C33AA336813129B557D13C5"> : tensor<1x1x1x2x64xi8>
+// CALL: %[[FLIP:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x2x5x8xi8>)
+// CALL: arith.xori %{{.*}}, %c-128_i8 : i8
 // CALL-DAG: %[[CORR:.*]] = arith.constant dense<[3750, -4000, 750, -5000, -8375, -1125, -4875, -56625, -31875, 48125, -34375, -6000, -20125, -31250, -27375, -28375]> : tensor<16xi32>
-// CALL-DAG: %[[XB:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x2x5x8xi8> to memref<1x2x5x8xi8>
+// CALL-DAG: %[[XB:.*]] = bufferization.to_buffer %[[FLIP]] read_only : tensor<1x2x5x8xi8> to memref<1x2x5x8xi8>
 // CALL-DAG: %[[WB:.*]] = bufferization.to_buffer %[[PACKED]] read_only
 // CALL-DAG: %[[CB:.*]] = bufferization.to_buffer %[[CORR]] read_only
 // CALL: %[[OUT:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x2x5x16xi32>
 // CALL: call @[[K:__qnn_kernel_vnni[_0-9a-z]*]](%[[XB]], %[[WB]], %[[CB]], %[[OUT]])
 // CALL: func.func private @[[K]](memref<1x2x5x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<1x2x5x16xi32>)
 // The VNNI kernel does not read the input zero point (-3, folded into
-// CORR), so the spec records 0: layers that differ only in it share a kernel.
-// CALL-SAME: qnn.conv_kernel = array<i64: 3, 1, 2, 5, 8, 2, 5, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>
+// CORR), so the spec records 0, and it reads unsigned bytes whatever the
+// model's signedness (inputSigned 0): layers that differ only in these
+// share a kernel.
+// CALL-SAME: qnn.conv_kernel = array<i64: 3, 1, 2, 5, 8, 2, 5, 1, 1, 1, 1, 1, 1, 16, 0, 0, 0, 1>
 
-// The 4-row register tile: four vector<16xi32> accumulators carried
-// through the K loop, one vpdpbusd each per step, stored once after it.
+// The register tile: 8 output pixels (of the flattened 2x5 plane, crossing
+// the image row) x 1 block of 16 channels, eight vector<16xi32>
+// accumulators carried through the K loop, one vpdpbusd each per step,
+// stored once after it; the bytes are broadcast as they are (no xor).
 // KERNEL-LABEL: func.func private @__qnn_kernel_vnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// KERNEL-NOT: arith.xori
 // KERNEL: %[[Z:.*]] = arith.constant dense<0> : vector<16xi32>
-// KERNEL: %[[R:.*]]:4 = scf.for %{{.*}} iter_args(%[[A0:.*]] = %[[Z]], %[[A1:.*]] = %[[Z]], %[[A2:.*]] = %[[Z]], %[[A3:.*]] = %[[Z]]) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// KERNEL: %[[R:.*]]:8 = scf.for %{{.*}} iter_args(%[[A0:.*]] = %[[Z]], %[[A1:.*]] = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %[[A7:.*]] = %[[Z]]) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // KERNEL: vector.load %arg0{{.*}} vector<4xi8>
-// KERNEL: arith.xori %{{.*}}, %{{.*}} : i32
 // KERNEL: %[[X0:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
 // KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x1x1x2x64xi8>, vector<64xi8>
 // KERNEL-NEXT: %[[N0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A0]], %[[X0]], %[[W]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
 // KERNEL-NEXT: %[[N1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A1]],
-// KERNEL-NEXT: %[[N2:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A2]],
-// KERNEL-NEXT: %[[N3:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A3]],
-// KERNEL-NEXT: scf.yield %[[N0]], %[[N1]], %[[N2]], %[[N3]] : vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>
+// KERNEL-COUNT-6: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL-NEXT: scf.yield %[[N0]], %[[N1]], {{.*}} : vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>
 // KERNEL: %[[C:.*]] = vector.load %arg2
 // KERNEL: %[[S:.*]] = arith.addi %[[R]]#0, %[[C]] : vector<16xi32>
 // KERNEL: vector.store %[[S]], %arg3
-// The remainder row (ow = 4) gets a 1-row tile.
-// KERNEL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xi32>)
+// The remaining 2 pixels are one 2-pixel tile.
+// KERNEL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xi32>, vector<16xi32>)
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL-NOT: arith.xori
 
 // LLVM: llvm.func @pointwise
 // LLVM: llvm.func @__qnn_kernel_vnni

@@ -1,7 +1,9 @@
 // qnn-vectorize-elementwise: elementwise generics are tiled along the
 // innermost dimension and vectorized; a fused bias + requantize + clamp
-// chain becomes one vector loop body. Non-elementwise ops, dimensions of
-// fewer than 4 and dimensions without a power-of-two tile are left alone.
+// chain becomes one vector loop body. An op on whole tensors whose
+// innermost dimension is narrower than a vector is flattened first.
+// Non-elementwise ops, dimensions of fewer than 4 and dimensions without a
+// power-of-two tile are left alone.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise=width=8 | FileCheck %s --check-prefix=W8
 
@@ -9,13 +11,15 @@
 // CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
 // CHECK: vector.transfer_read %{{.*}} : tensor<1x16xi32>, vector<16xi32>
+// The 64-bit product, then 32-bit lanes from the high half on.
 // CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi64>
-// CHECK: arith.trunci %{{.*}} : vector<16xi64> to vector<16xi8>
+// CHECK: arith.trunci %{{.*}} : vector<16xi64> to vector<16xi32>
+// CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
 // CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x16xi8>
 // CHECK-NOT: linalg.generic
 // W8-LABEL: func.func @requantize
 // W8: scf.for %{{.*}} = %c0 to %c32 step %c8
-// W8: arith.trunci %{{.*}} : vector<8xi64> to vector<8xi8>
+// W8: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi8>
 func.func @requantize(%x: tensor<4x32xi32>) -> tensor<4x32xi8> {
   %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<4x32xi32> -> tensor<4x32xi8>
   return %y : tensor<4x32xi8>
@@ -35,10 +39,13 @@ func.func @table(%x: tensor<2x24xi8>) -> tensor<2x24xi8> {
 
 // -----
 
-// Innermost dimension 3: left alone.
+// Innermost dimension 3 of a whole tensor: flattened to 24 elements, tiles
+// of 8.
 // CHECK-LABEL: func.func @narrow
-// CHECK-NOT: vector.
-// CHECK: linalg.generic
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<8x3xi32> into tensor<24xi32>
+// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi8>
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [8, 3] : tensor<24xi8> into tensor<8x3xi8>
 func.func @narrow(%x: tensor<8x3xi32>) -> tensor<8x3xi8> {
   %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<8x3xi32> -> tensor<8x3xi8>
   return %y : tensor<8x3xi8>
