@@ -33,7 +33,7 @@ struct LowerToLLVMOptions {
   /// Emulate vpdpbusd with generic vector code (testing without VNNI).
   bool emulateVNNI = false;
   /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues).
-  bool fuseDepthwiseEpilogues = false;
+  bool fuseDepthwiseEpilogues = true;
   /// Threads of the compiled code: 1 is serial code without OpenMP; 0 runs
   /// the kernels' row loops on OpenMP's default team (the cores available,
   /// or OMP_NUM_THREADS); N > 1 on N threads. The code then calls libomp.

@@ -32,7 +32,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // loops of every op (the simplest path, to compare the others with).
   if (!loops)
     os << "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues"
-       << (options.fuseDepthwiseEpilogues ? "{fuse-depthwise=true}" : "")
+       << (options.fuseDepthwiseEpilogues ? "" : "{fuse-depthwise=false}")
        << ",qnn-vectorize-elementwise{parallel=" << parallelFlag
        << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
@@ -71,7 +71,7 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       *this, "fuse-depthwise-epilogues",
       llvm::cl::desc("also fuse the requantize epilogues of depthwise "
                      "kernels (see qnn-fuse-kernel-epilogues)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<bool> emulateVNNI{
       *this, "emulate-vnni",
       llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "

@@ -45,6 +45,8 @@
 
 #include "mlir/IR/IRMapping.h"
 
+#include <map>
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -82,6 +84,7 @@ int64_t KernelSpec::lanes() const {
   case KernelFlavor::VNNI:
   case KernelFlavor::Int16AVX512:
   case KernelFlavor::Depthwise:
+  case KernelFlavor::DepthwiseVNNI:
     return 16;
   default:
     return 8;
@@ -98,14 +101,17 @@ std::optional<KernelFlavor> lowering::flavorForTarget(StringRef target) {
 }
 
 DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
-  return DenseI64ArrayAttr::get(ctx, {static_cast<int64_t>(flavor), n, hp, wp,
-                                      cp, oh, ow, kh, kw, sh, sw, dh, dw, op,
-                                      inputSigned ? 1 : 0, izp, d, mult});
+  SmallVector<int64_t> v = {static_cast<int64_t>(flavor),
+                            n, hp, wp, cp, oh, ow, kh, kw, sh, sw, dh, dw, op,
+                            inputSigned ? 1 : 0, izp, d, mult};
+  if (inH)
+    v.append({inH, inW, padTop, padLeft});
+  return DenseI64ArrayAttr::get(ctx, v);
 }
 
 FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   ArrayRef<int64_t> v = attr.asArrayRef();
-  if (v.size() != 18 || v[0] < 0 || v[0] > 4)
+  if ((v.size() != 18 && v.size() != 22) || v[0] < 0 || v[0] > 5)
     return failure();
   KernelSpec s;
   s.flavor = static_cast<KernelFlavor>(v[0]);
@@ -113,11 +119,18 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   s.ow = v[6], s.kh = v[7], s.kw = v[8], s.sh = v[9], s.sw = v[10];
   s.dh = v[11], s.dw = v[12], s.op = v[13], s.inputSigned = v[14] != 0;
   s.izp = v[15], s.d = v[16], s.mult = v[17];
-  for (size_t i = 1; i < v.size(); ++i)
+  for (size_t i = 1; i < 18; ++i)
     if (i != 15 && i != 16 && v[i] < (i == 14 ? 0 : 1))
       return failure();
+  if (v.size() == 22) {
+    s.inH = v[18], s.inW = v[19], s.padTop = v[20], s.padLeft = v[21];
+    if (s.flavor != KernelFlavor::DepthwiseVNNI || s.inH < 1 || s.inW < 1 ||
+        s.padTop < 0 || s.padLeft < 0 || s.padTop + s.inH > s.hp ||
+        s.padLeft + s.inW > s.wp)
+      return failure();
+  }
   if (s.cp % s.kGroup() != 0 || s.op % s.lanes() != 0 ||
-      (s.flavor == KernelFlavor::Depthwise && s.cp % 16 != 0))
+      (s.isDepthwise() && s.cp % 16 != 0))
     return failure();
   return s;
 }
@@ -134,6 +147,8 @@ static const char *flavorName(KernelFlavor f) {
     return "vnni";
   case KernelFlavor::Depthwise:
     return "dw";
+  case KernelFlavor::DepthwiseVNNI:
+    return "dwvnni";
   }
   return "";
 }
@@ -227,7 +242,7 @@ static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,
   (void)weightBlocks;
   MLIRContext *ctx = builder.getContext();
   Type i8 = builder.getI8Type(), i32 = builder.getI32Type();
-  auto xType = MemRefType::get({s.n, s.hp, s.wp, s.cp}, i8);
+  auto xType = MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, i8);
   auto wType = MemRefType::get(weightShape, weightElement);
   auto cType = MemRefType::get({s.op}, i32);
   auto outType = MemRefType::get(outShape, i32);
@@ -380,49 +395,12 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   return out;
 }
 
-/// Depthwise convolution (groups == C): out channel c * mult + j reads
-/// input channel c. Returns [N, OH, OW, C * mult].
-static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
-                           Value input, bool inUnsigned, int64_t izp,
-                           int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
-                           int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
-                           ArrayRef<int64_t> strides, ArrayRef<int64_t> dil) {
-  auto inType = cast<RankedTensorType>(input.getType());
-  int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
-          wd = inType.getDimSize(2), c = inType.getDimSize(3);
-  KernelSpec s;
-  s.flavor = KernelFlavor::Depthwise;
-  s.n = n;
-  s.hp = h + pads[0] + pads[2];
-  s.wp = wd + pads[1] + pads[3];
-  s.cp = roundUp(c, 16);
-  s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
-  s.dh = dil[0], s.dw = dil[1];
-  s.oh = (s.hp - dil[0] * (kh - 1) - 1) / strides[0] + 1;
-  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
-  s.op = s.cp * mult;
-  s.inputSigned = !inUnsigned;
-  s.izp = izp;
-  s.d = 0;
-  s.mult = mult;
-  // w is given as w[o][kh][kw] with o = ch * mult + j; packed [M][KH][KW][Cp].
-  SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
-  for (int64_t ch = 0; ch < c; ++ch)
-    for (int64_t j = 0; j < mult; ++j)
-      for (int64_t y = 0; y < kh; ++y)
-        for (int64_t x = 0; x < kw; ++x)
-          data[((j * kh + y) * kw + x) * s.cp + ch] = static_cast<int16_t>(
-              w[((ch * mult + j) * kh + y) * kw + x] - wzp);
-  Value packed = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(
-          RankedTensorType::get({mult, kh, kw, s.cp}, b.getI16Type()),
-          llvm::ArrayRef(data)));
-  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
-  SmallVector<int32_t> corr(s.op, 0);
-  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
-  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+/// The depthwise kernel's [N, OH, OW, M, Cp] i32 output as [N, OH, OW,
+/// C * M] (channel-major: output channel c * M + j).
+static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
+                             const KernelSpec &s, int64_t c) {
   Type i32 = b.getI32Type();
+  int64_t mult = s.mult;
   if (s.cp != c) {
     SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = {
@@ -441,6 +419,94 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   return tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({s.n, s.oh, s.ow, c * mult}, i32), out,
       SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
+
+/// Depthwise convolution (groups == C): out channel c * mult + j reads
+/// input channel c. Returns [N, OH, OW, C * mult]. With `vnni` (the
+/// avx512-vnni target, when every w - wzp fits in a signed byte) the kernel
+/// is DepthwiseVNNI: activations as unsigned bytes (s8 ones flipped, the
+/// zero point + 128), one channel per i32 lane (zero-extended bytes), and
+/// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane;
+/// `corr` holds -z * sum(w) per output channel.
+static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
+                           Value input, bool inUnsigned, int64_t izp,
+                           int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
+                           int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
+                           ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
+                           bool vnni) {
+  auto inType = cast<RankedTensorType>(input.getType());
+  int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
+          wd = inType.getDimSize(2), c = inType.getDimSize(3);
+  // The VNNI kernel reads unsigned bytes: s8 input is flipped (x + 128) in
+  // the padding copy or, when it pads by itself, as it loads.
+  bool selfPad = vnni && c % 16 == 0;
+  bool flip = vnni && !selfPad && !inUnsigned;
+  int64_t z = izp + (inUnsigned ? 0 : 128);
+  if (flip) {
+    inUnsigned = true;
+    izp += 128;
+  }
+  KernelSpec s;
+  s.flavor = vnni ? KernelFlavor::DepthwiseVNNI : KernelFlavor::Depthwise;
+  s.n = n;
+  s.hp = h + pads[0] + pads[2];
+  s.wp = wd + pads[1] + pads[3];
+  s.cp = roundUp(c, 16);
+  s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
+  s.dh = dil[0], s.dw = dil[1];
+  s.oh = (s.hp - dil[0] * (kh - 1) - 1) / strides[0] + 1;
+  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
+  s.op = s.cp * mult;
+  s.inputSigned = !inUnsigned;
+  s.izp = vnni ? (selfPad ? z : 0) : izp;
+  s.d = 0;
+  s.mult = mult;
+  if (selfPad) {
+    s.inH = h, s.inW = wd, s.padTop = pads[0], s.padLeft = pads[1];
+  }
+  SmallVector<int32_t> corr(s.op, 0);
+  // w is given as w[o][kh][kw] with o = ch * mult + j; packed [M][KH][KW][Cp].
+  if (vnni) {
+    SmallVector<int32_t> data(mult * kh * kw * s.cp, 0);
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t j = 0; j < mult; ++j) {
+        int64_t sum = 0;
+        for (int64_t y = 0; y < kh; ++y)
+          for (int64_t x = 0; x < kw; ++x) {
+            int64_t v = w[((ch * mult + j) * kh + y) * kw + x] - wzp;
+            data[((j * kh + y) * kw + x) * s.cp + ch] =
+                static_cast<int32_t>(v);
+            sum += v;
+          }
+        corr[j * s.cp + ch] = static_cast<int32_t>(-z * sum);
+      }
+    Value packed = arith::ConstantOp::create(
+        b, loc,
+        DenseElementsAttr::get(
+            RankedTensorType::get({mult, kh, kw, s.cp}, b.getI32Type()),
+            llvm::ArrayRef(data)));
+    Value padded =
+        selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
+    SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
+    Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+    return finishDepthwise(b, loc, out, s, c);
+  }
+  SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t j = 0; j < mult; ++j)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x)
+          data[((j * kh + y) * kw + x) * s.cp + ch] = static_cast<int16_t>(
+              w[((ch * mult + j) * kh + y) * kw + x] - wzp);
+  Value packed = arith::ConstantOp::create(
+      b, loc,
+      DenseElementsAttr::get(
+          RankedTensorType::get({mult, kh, kw, s.cp}, b.getI16Type()),
+          llvm::ArrayRef(data)));
+  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
+  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
+  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+  return finishDepthwise(b, loc, out, s, c);
 }
 
 FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
@@ -482,10 +548,15 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
       llvm::any_of(w, [](int64_t v) { return v < -128 || v > 127; }))
     return failure();
   Location loc = op.getLoc();
-  if (depthwise)
+  if (depthwise) {
+    bool vnni = flavor == KernelFlavor::VNNI &&
+                llvm::all_of(w, [&](int64_t v) {
+                  return v - wzp >= -128 && v - wzp <= 127;
+                });
     return emitDepthwise(rewriter, loc, op, input, inUnsigned, izp, wzp, w,
                          o / c, kh, kw, op.getPadding(), op.getStrides(),
-                         op.getDilations());
+                         op.getDilations(), vnni);
+  }
   return emitGemmConv(rewriter, loc, op, flavor, input, inUnsigned, wUnsigned,
                       izp, wzp, w, o, kh, kw, op.getPadding(), op.getStrides(),
                       op.getDilations());
@@ -633,12 +704,14 @@ struct KernelBuilder {
     return SmallVector<Value>(loop.getResults());
   }
 
-  /// Loops over n, oh and the ow tiles (4 rows, then single rows), calling
+  /// Loops over n, oh and the ow tiles (`tileRows` pixels of one image
+  /// row, then one tile of the rest), calling
   /// `tile(builder, n, oh, ow0, rows)`. With `parallel`, (n, oh) is one
   /// scf.parallel: each output row is written by exactly one iteration.
   void
-  rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile) {
-    int64_t mainW = s.ow - s.ow % 4;
+  rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile,
+           int64_t tileRows = 4) {
+    int64_t mainW = s.ow - s.ow % tileRows;
     auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi, int64_t step,
                        function_ref<void(OpBuilder &, Value)> body) {
       scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, step),
@@ -650,19 +723,17 @@ struct KernelBuilder {
     };
     auto row = [&](OpBuilder &b2, Value nIv, Value ohIv) {
       if (mainW > 0)
-        forLoop(b2, 0, mainW, 4, [&](OpBuilder &b3, Value ow0) {
-          tile(b3, nIv, ohIv, ow0, 4);
+        forLoop(b2, 0, mainW, tileRows, [&](OpBuilder &b3, Value ow0) {
+          tile(b3, nIv, ohIv, ow0, tileRows);
         });
       if (mainW < s.ow)
-        forLoop(b2, mainW, s.ow, 1, [&](OpBuilder &b3, Value ow0) {
-          tile(b3, nIv, ohIv, ow0, 1);
-        });
+        tile(b2, nIv, ohIv, idx(b2, mainW), s.ow - mainW);
     };
     // A thread team costs microseconds to wake and join: small kernels run
     // on the calling thread.
     // (A depthwise output channel reads one input channel: s.op = cp * mult.)
     int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw *
-                   (s.flavor == KernelFlavor::Depthwise ? 1 : s.cp);
+                   (s.isDepthwise() ? 1 : s.cp);
     if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
       scf::ParallelOp::create(
           b, loc, ValueRange{idx(b, 0), idx(b, 0)},
@@ -785,6 +856,7 @@ struct KernelBuilder {
                                          VectorType::get({s.lanes()}, i32), v);
     }
     case KernelFlavor::Depthwise:
+    case KernelFlavor::DepthwiseVNNI:
       break;
     }
     llvm_unreachable("not a GEMM flavor");
@@ -795,6 +867,7 @@ struct KernelBuilder {
     Type i32 = ob.getI32Type();
     switch (s.flavor) {
     case KernelFlavor::VNNI:
+    case KernelFlavor::DepthwiseVNNI:
       if (emulate)
         return emulateVpdpbusd(ob, loc, acc, a, wv);
       return LLVM::CallIntrinsicOp::create(
@@ -939,6 +1012,214 @@ struct KernelBuilder {
     });
   }
 
+  /// DepthwiseVNNI: 16 channels per vector (one per i32 lane), a tile of
+  /// consecutive output pixels of one image row. For each kernel row the
+  /// distinct input columns the tile reads are loaded once, extended to i32
+  /// lanes holding the unsigned byte (x, or x + 128 for s8 input) with zero
+  /// bytes above it, and every (pixel, tap) pair is one vpdpbusd against
+  /// the tap's weights (w - wzp as i32 lanes): acc += x * w per lane. With
+  /// stride 1 and 3 taps, 8 pixels read 10 columns for 24 multiply-adds.
+  /// With padTop/padLeft (inH != 0) the kernel reads the unpadded input:
+  /// tiles whose taps may leave it (the border rows and columns) clamp the
+  /// position and use the zero point's lanes for outside positions; the
+  /// interior tiles load without checks.
+  void buildDepthwiseVNNI() {
+    Type i8 = b.getI8Type(), i32 = b.getI32Type();
+    auto accType = VectorType::get({16}, i32);
+    auto byteType = VectorType::get({64}, i8);
+    int64_t cBlocks = s.cp / 16;
+    int64_t tileRows = s.sw == 1 ? 8 : 4;
+    int64_t inH = s.inputH(), inW = s.inputW();
+    // The range [first, end) of output positions whose taps all fall inside
+    // the input along one axis.
+    auto insideRange = [](int64_t pad, int64_t stride, int64_t span,
+                          int64_t extent, int64_t outN) {
+      int64_t first = std::min((pad + stride - 1) / stride, outN);
+      int64_t last = extent - 1 + pad - span;
+      int64_t end = last < 0 ? 0 : std::min(outN, last / stride + 1);
+      return std::make_pair(first, std::max(first, end));
+    };
+    auto [ohA, ohB] =
+        insideRange(s.padTop, s.sh, (s.kh - 1) * s.dh, inH, s.oh);
+    auto [owA, owB] =
+        insideRange(s.padLeft, s.sw, (s.kw - 1) * s.dw, inW, s.ow);
+
+    // One tile: `rows` pixels from (oh, ow0); `checked` tiles may read
+    // outside the input.
+    auto tileBody = [&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
+                        int64_t rows, bool checked) {
+      scf::ForOp::create(
+          tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
+          [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
+            scf::ForOp::create(
+                jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1),
+                ValueRange{},
+                [&](OpBuilder &bb, Location, Value cb, ValueRange) {
+                  Value c0 = mul(bb, cb, 16);
+                  Value zero = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
+                  Value zpLanes = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(accType,
+                                             bb.getI32IntegerAttr(s.izp)));
+                  SmallVector<Value> init(rows, zero);
+                  Value ihBase = mul(bb, ohIv, s.sh);
+                  Value iwBase = mul(bb, ow0, s.sw);
+                  // Column offsets (from iwBase) of each (pixel, tap).
+                  std::map<int64_t, int64_t> columnSlot;
+                  for (int64_t r = 0; r < rows; ++r)
+                    for (int64_t k = 0; k < s.kw; ++k)
+                      columnSlot.try_emplace(r * s.sw + k * s.dw, 0);
+                  SmallVector<Value> accs = reduceLoop(
+                      bb, s.kh, init,
+                      [&](OpBuilder &kb, Value khIv, ValueRange acc) {
+                        Value ih = arith::AddIOp::create(kb, loc, ihBase,
+                                                         mul(kb, khIv, s.dh));
+                        ih = add(kb, ih, -s.padTop);
+                        std::map<int64_t, Value> columns;
+                        for (auto &entry : columnSlot)
+                          columns[entry.first] = loadColumn(
+                              kb, nIv, ih, add(kb, iwBase, entry.first - s.padLeft),
+                              c0, checked, inH, inW, zpLanes);
+                        SmallVector<Value> taps;
+                        for (int64_t k = 0; k < s.kw; ++k)
+                          taps.push_back(vector::BitCastOp::create(
+                              kb, loc, byteType,
+                              vector::LoadOp::create(
+                                  kb, loc, accType, w,
+                                  ValueRange{jIv, khIv, idx(kb, k), c0})));
+                        SmallVector<Value> next(acc);
+                        for (int64_t k = 0; k < s.kw; ++k)
+                          for (int64_t r = 0; r < rows; ++r)
+                            next[r] = step(kb, next[r],
+                                           columns[r * s.sw + k * s.dw],
+                                           taps[k]);
+                        return next;
+                      });
+                  Value ch = arith::AddIOp::create(bb, loc,
+                                                   mul(bb, jIv, s.cp), c0);
+                  Value cv = vector::LoadOp::create(bb, loc, accType, corr, ch);
+                  for (int64_t r = 0; r < rows; ++r) {
+                    Value v = arith::AddIOp::create(bb, loc, accs[r], cv);
+                    // With an epilogue (multiplier 1) channel c0 is also
+                    // the output channel of the per-channel constants.
+                    if (epilogue)
+                      v = applyEpilogue(bb, v, c0);
+                    vector::StoreOp::create(
+                        bb, loc, v, out,
+                        ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
+                  }
+                  scf::YieldOp::create(bb, loc);
+                });
+            scf::YieldOp::create(jb, loc);
+          });
+    };
+    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi, int64_t stepN,
+                       function_ref<void(OpBuilder &, Value)> body) {
+      if (lo >= hi)
+        return;
+      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, stepN),
+                         ValueRange{},
+                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+                           body(lb, iv);
+                           scf::YieldOp::create(lb, loc);
+                         });
+    };
+    // Pixels [lo, hi) of one output row in tiles of tileRows and one tile
+    // of the rest.
+    auto tiles = [&](OpBuilder &ob, Value nIv, Value ohIv, int64_t lo,
+                     int64_t hi, bool checked) {
+      int64_t full = (hi - lo) / tileRows * tileRows;
+      forLoop(ob, lo, lo + full, tileRows, [&](OpBuilder &lb, Value ow0) {
+        tileBody(lb, nIv, ohIv, ow0, tileRows, checked);
+      });
+      if (lo + full < hi)
+        tileBody(ob, nIv, ohIv, idx(ob, lo + full), hi - lo - full, checked);
+    };
+    // Border rows check every tile; interior rows check only the pixels
+    // before owA and from the last full interior tile on.
+    auto borderRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
+      tiles(ob, nIv, ohIv, 0, s.ow, /*checked=*/true);
+    };
+    auto interiorRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
+      int64_t full = (owB - owA) / tileRows * tileRows;
+      if (owA > 0)
+        tileBody(ob, nIv, ohIv, idx(ob, 0), owA, /*checked=*/true);
+      forLoop(ob, owA, owA + full, tileRows, [&](OpBuilder &lb, Value ow0) {
+        tileBody(lb, nIv, ohIv, ow0, tileRows, /*checked=*/false);
+      });
+      tiles(ob, nIv, ohIv, owA + full, s.ow, /*checked=*/true);
+    };
+    int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw;
+    auto rowsLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi,
+                        function_ref<void(OpBuilder &, Value, Value)> row) {
+      if (lo >= hi)
+        return;
+      if (parallel && s.n * (hi - lo) > 1 && work >= parallelMinWork) {
+        scf::ParallelOp::create(
+            ob, loc, ValueRange{idx(ob, 0), idx(ob, lo)},
+            ValueRange{idx(ob, s.n), idx(ob, hi)},
+            ValueRange{idx(ob, 1), idx(ob, 1)},
+            [&](OpBuilder &pb, Location, ValueRange ivs) {
+              row(pb, ivs[0], ivs[1]);
+            });
+        return;
+      }
+      forLoop(ob, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
+        forLoop(nb, lo, hi, 1,
+                [&](OpBuilder &rb, Value ohIv) { row(rb, nIv, ohIv); });
+      });
+    };
+    rowsLoop(b, 0, ohA, borderRow);
+    rowsLoop(b, ohA, ohB, interiorRow);
+    rowsLoop(b, ohB, s.oh, borderRow);
+  }
+
+  /// The 16 channels at (n, ih, iw, c0) as i32 lanes holding the unsigned
+  /// byte (x + 128 for s8 input). `checked`: (ih, iw) may be outside the
+  /// [inH, inW] input, where the zero point's lanes are used.
+  Value loadColumn(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
+                   bool checked, int64_t inH, int64_t inW, Value zpLanes) {
+    Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
+    auto accType = VectorType::get({16}, i32);
+    Value inside;
+    if (checked) {
+      auto within = [&](Value v, int64_t extent) {
+        Value lo = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::sge, v,
+                                         idx(ob, 0));
+        Value hi = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, v,
+                                         idx(ob, extent));
+        return arith::AndIOp::create(ob, loc, lo, hi).getResult();
+      };
+      inside = arith::AndIOp::create(ob, loc, within(ih, inH), within(iw, inW));
+      auto clamp = [&](Value v, int64_t extent) {
+        Value lo = arith::MaxSIOp::create(ob, loc, v, idx(ob, 0));
+        return arith::MinSIOp::create(ob, loc, lo, idx(ob, extent - 1))
+            .getResult();
+      };
+      ih = clamp(ih, inH);
+      iw = clamp(iw, inW);
+    }
+    Value xv = vector::LoadOp::create(ob, loc, VectorType::get({16}, i8), x,
+                                      ValueRange{nIv, ih, iw, c0});
+    Value lanes;
+    if (s.inputSigned) {
+      lanes = arith::AddIOp::create(
+          ob, loc, arith::ExtSIOp::create(ob, loc, accType, xv),
+          arith::ConstantOp::create(
+              ob, loc,
+              DenseElementsAttr::get(accType, ob.getI32IntegerAttr(128))));
+    } else {
+      lanes = arith::ExtUIOp::create(ob, loc, accType, xv);
+    }
+    if (checked)
+      lanes = arith::SelectOp::create(ob, loc, inside, lanes, zpLanes);
+    return vector::BitCastOp::create(ob, loc,
+                                     VectorType::get({64}, ob.getI8Type()),
+                                     lanes);
+  }
+
   void buildDepthwise() {
     Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
     auto accType = VectorType::get({16}, i32);
@@ -1038,7 +1319,9 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())
       kb.channelArgs.push_back(arg);
   }
-  if (spec.flavor == KernelFlavor::Depthwise)
+  if (spec.flavor == KernelFlavor::DepthwiseVNNI)
+    kb.buildDepthwiseVNNI();
+  else if (spec.flavor == KernelFlavor::Depthwise)
     kb.buildDepthwise();
   else
     kb.buildGemm();

@@ -121,8 +121,8 @@ bool matchGeneric(Candidate &c) {
 
 /// Collects the kernel calls whose accumulators feed only a fusable
 /// epilogue.
-SmallVector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
-  SmallVector<Candidate> found;
+std::vector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
+  std::vector<Candidate> found;
   module.walk([&](func::CallOp call) {
     auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
     if (!kernel || !kernel.isDeclaration() || call.getNumOperands() != 4)
@@ -131,7 +131,7 @@ SmallVector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
     if (!attr)
       return;
     FailureOr<KernelSpec> spec = KernelSpec::fromAttr(attr);
-    if (failed(spec) || (spec->flavor == KernelFlavor::Depthwise &&
+    if (failed(spec) || (spec->isDepthwise() &&
                          (!depthwise || spec->mult != 1)))
       return;
     Value out = call.getOperand(3);
@@ -148,7 +148,7 @@ SmallVector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
       return;
     Operation *user = *accumulators->user_begin();
     tensor::CollapseShapeOp collapse;
-    if (spec->flavor == KernelFlavor::Depthwise) {
+    if (spec->isDepthwise()) {
       collapse = dyn_cast<tensor::CollapseShapeOp>(user);
       if (!collapse || !collapse->hasOneUse() ||
           collapse.getReassociationIndices() !=

@@ -46,7 +46,7 @@ struct MaterializeConvKernelsPass
         return dyn_cast<MemRefType>(type.getInput(i));
       };
       const KernelSpec &k = *spec;
-      bool dw = k.flavor == KernelFlavor::Depthwise;
+      bool dw = k.isDepthwise();
       int64_t kg = k.kGroup(), lanes = k.lanes();
       SmallVector<int64_t> wShape =
           dw ? SmallVector<int64_t>{k.mult, k.kh, k.kw, k.cp}
@@ -79,7 +79,8 @@ struct MaterializeConvKernelsPass
       if (type.getNumInputs() != outIndex + 1 || type.getNumResults() != 0 ||
           !memref(0) || !memref(1) || !memref(2) || !memref(outIndex) ||
           !channelArgsOk ||
-          memref(0).getShape() != ArrayRef<int64_t>{k.n, k.hp, k.wp, k.cp} ||
+          memref(0).getShape() !=
+              ArrayRef<int64_t>{k.n, k.inputH(), k.inputW(), k.cp} ||
           memref(1).getShape() != ArrayRef<int64_t>(wShape) ||
           memref(2).getShape() != ArrayRef<int64_t>{k.op} ||
           memref(outIndex).getShape() != ArrayRef<int64_t>(outShape) ||
@@ -100,6 +101,7 @@ struct MaterializeConvKernelsPass
       SmallVector<StringRef> features;
       switch (spec->flavor) {
       case KernelFlavor::VNNI:
+      case KernelFlavor::DepthwiseVNNI:
         if (!emulateVNNI)
           features = {"+avx512f", "+avx512bw", "+avx512vnni"};
         break;

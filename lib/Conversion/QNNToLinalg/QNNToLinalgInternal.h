@@ -69,6 +69,8 @@ enum class KernelFlavor : int64_t {
   Int16AVX512 = 2,
   VNNI = 3,
   Depthwise = 4,
+  /// Depthwise with vpdpbusd as a multiply-add of one byte per i32 lane.
+  DepthwiseVNNI = 5,
 };
 
 /// The kernel flavor of a `target` option value, if it names one.
@@ -88,9 +90,21 @@ struct KernelSpec {
   int64_t d = 0;
   /// Depthwise only: channel multiplier.
   int64_t mult = 1;
+  /// DepthwiseVNNI only: the kernel pads by itself (no padded copy): the
+  /// input memref is [n, inH, inW, cp] and the padded plane [hp, wp]
+  /// starts `padTop` rows and `padLeft` columns before it; positions
+  /// outside the input read the zero point `izp`. 0 = the input is the
+  /// padded plane.
+  int64_t inH = 0, inW = 0, padTop = 0, padLeft = 0;
+  int64_t inputH() const { return inH ? inH : hp; }
+  int64_t inputW() const { return inW ? inW : wp; }
 
   /// Values of K per instruction step and output channels per vector.
   int64_t kGroup() const;
+  bool isDepthwise() const {
+    return flavor == KernelFlavor::Depthwise ||
+           flavor == KernelFlavor::DepthwiseVNNI;
+  }
   int64_t lanes() const;
   DenseI64ArrayAttr toAttr(MLIRContext *ctx) const;
   static FailureOr<KernelSpec> fromAttr(DenseI64ArrayAttr attr);

@@ -55,7 +55,7 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x5x5x2x3xi32>) outs(%{{.*}} : tensor<1x5x5x3x2xi32>) permutation = [0, 1, 2, 4, 3]
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x5x5x3x2xi32> into tensor<1x5x5x6xi32>
 // VNNI-LABEL: func.func @depthwise
-// VNNI: call @__qnn_kernel_dw_
+// VNNI: call @__qnn_kernel_dwvnni_
 // KERNEL-LABEL: func.func private @__qnn_kernel_dw
 // KERNEL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // KERNEL: scf.for %{{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
@@ -68,7 +68,6 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // PAR-LABEL: func.func private @__qnn_kernel_dw
 // PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5{{(_[0-9]+)?}}) step (%{{.*}}, %{{.*}})
 // PAR: scf.for %{{.*}} = %{{.*}} to %c4{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {
-// PAR: scf.for %{{.*}} = %c4{{(_[0-9]+)?}} to %c5{{(_[0-9]+)?}} step %c1{{(_[0-9]+)?}} {
 // PAR: scf.reduce
 func.func @depthwise(%x: tensor<1x5x5x3xui8>) -> tensor<1x5x5x6xi32> {
   %w = arith.constant dense<7> : tensor<1x3x3x6xui8>

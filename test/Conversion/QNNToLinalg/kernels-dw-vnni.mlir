@@ -1,0 +1,42 @@
+// The avx512-vnni depthwise kernel (DepthwiseVNNI). With 32 channels (a
+// multiple of 16) it reads the unpadded input itself: no linalg.fill or
+// copy before the call, the input memref is 8x8 while the padded plane is
+// 9x9, and the spec records the input size and the top/left padding (the
+// last four values) and z = izp + 128 = 125 (s8 input read as x + 128).
+// The weights are i32 lanes of w - wzp; the correction is -z * sum(w) =
+// -125 * 27 = -3375 per channel.
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+
+// CALL-LABEL: func.func @dw
+// CALL-NOT: linalg.fill
+// CALL-NOT: linalg.copy
+// CALL-DAG: arith.constant dense<3> : tensor<1x3x3x32xi32>
+// CALL-DAG: arith.constant dense<-3375> : tensor<32xi32>
+// CALL: %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x8x8x32xi8> to memref<1x8x8x32xi8>
+// CALL: call @[[K:__qnn_kernel_dwvnni_[_0-9]*]](%[[X]],
+// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<32xi32>, memref<1x4x4x1x32xi32>)
+// CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 125, 0, 1, 8, 8, 0, 0>
+
+// Stride 2 and SAME padding (bottom/right): the last output row and column
+// read outside the input, so rows 0-2 have interior tiles and row 3 is a
+// border row; a border tile clamps each position and selects the zero
+// point's lanes (125) outside, an interior tile loads directly. Every
+// (pixel, tap) is one vpdpbusd of the sign-extended bytes + 128.
+// KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
+// KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// KERNEL: %[[Z:.*]] = arith.constant dense<125> : vector<16xi32>
+// KERNEL: arith.maxsi
+// KERNEL: arith.minsi
+// KERNEL: %[[V:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>
+// KERNEL: %[[E:.*]] = arith.extsi %[[V]] : vector<16xi8> to vector<16xi32>
+// KERNEL: %[[U:.*]] = arith.addi %[[E]], %{{.*}} : vector<16xi32>
+// KERNEL: arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
+// KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL: vector.load %arg2
+// KERNEL: vector.store %{{.*}}, %arg3
+func.func @dw(%x: tensor<1x8x8x32xi8>) -> tensor<1x4x4x32xi32> {
+  %w = arith.constant dense<3> : tensor<1x3x3x32xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x8x8x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x4x4x32xi32>
+  return %c : tensor<1x4x4x32xi32>
+}
