@@ -244,7 +244,7 @@ static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,
   Type i8 = builder.getI8Type(), i32 = builder.getI32Type();
   auto xType = MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, i8);
   auto wType = MemRefType::get(weightShape, weightElement);
-  auto cType = MemRefType::get({s.op}, i32);
+  auto cType = MemRefType::get({s.corrSize()}, i32);
   auto outType = MemRefType::get(outShape, i32);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
@@ -269,7 +269,7 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
   Type i32 = b.getI32Type();
   Value corrTensor = arith::ConstantOp::create(
       b, loc,
-      DenseElementsAttr::get(RankedTensorType::get({s.op}, i32),
+      DenseElementsAttr::get(RankedTensorType::get({s.corrSize()}, i32),
                              llvm::ArrayRef(corr)));
   FunctionType type = kernel.getFunctionType();
   Value xBuf = bufferization::ToBufferOp::create(
@@ -458,7 +458,10 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
   s.op = s.cp * mult;
   s.inputSigned = !inUnsigned;
-  s.izp = vnni ? (selfPad ? z : 0) : izp;
+  // The VNNI kernel does not depend on the zero point: `corr` holds it
+  // (and, when the kernel pads by itself, z's lanes after the op values),
+  // so that layers differing only in it share one kernel.
+  s.izp = vnni ? 0 : izp;
   s.d = 0;
   s.mult = mult;
   if (selfPad) {
@@ -480,6 +483,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
           }
         corr[j * s.cp + ch] = static_cast<int32_t>(-z * sum);
       }
+    if (selfPad)
+      corr.append(16, static_cast<int32_t>(z));
     Value packed = arith::ConstantOp::create(
         b, loc,
         DenseElementsAttr::get(
@@ -752,8 +757,8 @@ struct KernelBuilder {
 
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
   /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow)` with the
-  /// coordinates of each pixel of the tile; the last tile takes the
-  /// remaining pixels. Tiles cross output rows, so that a narrow map (7x7)
+  /// coordinates of each pixel of the tile; the remaining pixels are
+  /// single-pixel tiles (one tile of them when the image has no full tile). Tiles cross output rows, so that a narrow map (7x7)
   /// does not fall back to single-pixel tiles. With `parallel`, the full
   /// tiles of every image are one scf.parallel.
   void pixelTileLoops(
@@ -781,6 +786,15 @@ struct KernelBuilder {
                            scf::YieldOp::create(lb, loc);
                          });
     };
+    // The last pixels (fewer than a tile, once per image) one at a time:
+    // a one-pixel tile is a fraction of a full tile's code.
+    auto emitRest = [&](OpBuilder &ob, Value nIv) {
+      if (rest == 1 || (rest && full == 0))
+        emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest);
+      else if (rest)
+        forLoop(ob, full * rowsPerTile, pixels,
+                [&](OpBuilder &pb, Value m) { emitTile(pb, nIv, m, 1); });
+    };
     int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
     if (parallel && s.n * full > 1 && work >= parallelMinWork) {
       scf::ParallelOp::create(
@@ -791,9 +805,8 @@ struct KernelBuilder {
             emitTile(pb, ivs[0], mul(pb, ivs[1], rowsPerTile), rowsPerTile);
           });
       if (rest)
-        forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
-          emitTile(lb, nIv, idx(lb, full * rowsPerTile), rest);
-        });
+        forLoop(b, 0, s.n,
+                [&](OpBuilder &lb, Value nIv) { emitRest(lb, nIv); });
       return;
     }
     forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
@@ -801,8 +814,7 @@ struct KernelBuilder {
         forLoop(lb, 0, full, [&](OpBuilder &tb, Value t) {
           emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile);
         });
-      if (rest)
-        emitTile(lb, nIv, idx(lb, full * rowsPerTile), rest);
+      emitRest(lb, nIv);
     });
   }
 
@@ -1048,6 +1060,8 @@ struct KernelBuilder {
     // outside the input.
     auto tileBody = [&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
                         int64_t rows, bool checked) {
+      // A kernel on the padded plane has nothing to check.
+      checked = checked && s.inH != 0;
       scf::ForOp::create(
           tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
           [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
@@ -1059,10 +1073,11 @@ struct KernelBuilder {
                   Value zero = arith::ConstantOp::create(
                       bb, loc,
                       DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
-                  Value zpLanes = arith::ConstantOp::create(
-                      bb, loc,
-                      DenseElementsAttr::get(accType,
-                                             bb.getI32IntegerAttr(s.izp)));
+                  Value zpLanes =
+                      s.inH ? vector::LoadOp::create(bb, loc, accType, corr,
+                                                     idx(bb, s.op))
+                                  .getResult()
+                            : Value();
                   SmallVector<Value> init(rows, zero);
                   Value ihBase = mul(bb, ohIv, s.sh);
                   Value iwBase = mul(bb, ow0, s.sw);
@@ -1126,54 +1141,75 @@ struct KernelBuilder {
                            scf::YieldOp::create(lb, loc);
                          });
     };
-    // Pixels [lo, hi) of one output row in tiles of tileRows and one tile
-    // of the rest.
-    auto tiles = [&](OpBuilder &ob, Value nIv, Value ohIv, int64_t lo,
-                     int64_t hi, bool checked) {
-      int64_t full = (hi - lo) / tileRows * tileRows;
-      forLoop(ob, lo, lo + full, tileRows, [&](OpBuilder &lb, Value ow0) {
-        tileBody(lb, nIv, ohIv, ow0, tileRows, checked);
+    // Checked single pixels: `count` positions, the i-th at ow = lo + i
+    // below `split` and lo + i + skip from there (the pixels left and right
+    // of a row's interior tiles, or the end of a border row).
+    auto checkedPixels = [&](OpBuilder &ob, Value nIv, Value ohIv,
+                             int64_t count, int64_t lo, int64_t split,
+                             int64_t skip) {
+      forLoop(ob, 0, count, 1, [&](OpBuilder &pb, Value i) {
+        Value ow = add(pb, i, lo);
+        if (skip) {
+          Value before = arith::CmpIOp::create(
+              pb, loc, arith::CmpIPredicate::ult, i, idx(pb, split));
+          ow = arith::SelectOp::create(pb, loc, before, ow, add(pb, ow, skip));
+        }
+        tileBody(pb, nIv, ohIv, ow, 1, /*checked=*/true);
       });
-      if (lo + full < hi)
-        tileBody(ob, nIv, ohIv, idx(ob, lo + full), hi - lo - full, checked);
     };
-    // Border rows check every tile; interior rows check only the pixels
-    // before owA and from the last full interior tile on.
+    // Border rows: checked tiles of tileRows, then checked single pixels.
+    int64_t borderFull = s.ow / tileRows * tileRows;
     auto borderRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
-      tiles(ob, nIv, ohIv, 0, s.ow, /*checked=*/true);
+      forLoop(ob, 0, borderFull, tileRows, [&](OpBuilder &lb, Value ow0) {
+        tileBody(lb, nIv, ohIv, ow0, tileRows, /*checked=*/true);
+      });
+      checkedPixels(ob, nIv, ohIv, s.ow - borderFull, borderFull, 0, 0);
     };
+    // Interior rows: unchecked tiles over [owA, owA + full), checked single
+    // pixels before and after them.
+    int64_t full = (owB - owA) / tileRows * tileRows;
     auto interiorRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
-      int64_t full = (owB - owA) / tileRows * tileRows;
-      if (owA > 0)
-        tileBody(ob, nIv, ohIv, idx(ob, 0), owA, /*checked=*/true);
       forLoop(ob, owA, owA + full, tileRows, [&](OpBuilder &lb, Value ow0) {
         tileBody(lb, nIv, ohIv, ow0, tileRows, /*checked=*/false);
       });
-      tiles(ob, nIv, ohIv, owA + full, s.ow, /*checked=*/true);
+      checkedPixels(ob, nIv, ohIv, s.ow - full, 0, owA, full);
     };
     int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw;
-    auto rowsLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi,
+    // Output rows [lo, hi) (`skip` rows skipped after `split`, as for
+    // checked pixels), each image and row once; with `parallel`, an
+    // scf.parallel over (n, rows).
+    auto rowsLoop = [&](OpBuilder &ob, int64_t count, int64_t lo,
+                        int64_t split, int64_t skip,
                         function_ref<void(OpBuilder &, Value, Value)> row) {
-      if (lo >= hi)
+      if (count <= 0)
         return;
-      if (parallel && s.n * (hi - lo) > 1 && work >= parallelMinWork) {
+      auto rowOf = [&](OpBuilder &rb, Value i) -> Value {
+        Value oh = add(rb, i, lo);
+        if (!skip)
+          return oh;
+        Value before = arith::CmpIOp::create(
+            rb, loc, arith::CmpIPredicate::ult, i, idx(rb, split));
+        return arith::SelectOp::create(rb, loc, before, oh, add(rb, oh, skip));
+      };
+      if (parallel && s.n * count > 1 && work >= parallelMinWork) {
         scf::ParallelOp::create(
-            ob, loc, ValueRange{idx(ob, 0), idx(ob, lo)},
-            ValueRange{idx(ob, s.n), idx(ob, hi)},
+            ob, loc, ValueRange{idx(ob, 0), idx(ob, 0)},
+            ValueRange{idx(ob, s.n), idx(ob, count)},
             ValueRange{idx(ob, 1), idx(ob, 1)},
             [&](OpBuilder &pb, Location, ValueRange ivs) {
-              row(pb, ivs[0], ivs[1]);
+              row(pb, ivs[0], rowOf(pb, ivs[1]));
             });
         return;
       }
       forLoop(ob, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-        forLoop(nb, lo, hi, 1,
-                [&](OpBuilder &rb, Value ohIv) { row(rb, nIv, ohIv); });
+        forLoop(nb, 0, count, 1, [&](OpBuilder &rb, Value i) {
+          row(rb, nIv, rowOf(rb, i));
+        });
       });
     };
-    rowsLoop(b, 0, ohA, borderRow);
-    rowsLoop(b, ohA, ohB, interiorRow);
-    rowsLoop(b, ohB, s.oh, borderRow);
+    // The border rows above and below the interior ones, as one loop.
+    rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, borderRow);
+    rowsLoop(b, ohB - ohA, ohA, 0, 0, interiorRow);
   }
 
   /// The 16 channels at (n, ih, iw, c0) as i32 lanes holding the unsigned

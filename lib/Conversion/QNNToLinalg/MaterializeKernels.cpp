@@ -82,7 +82,7 @@ struct MaterializeConvKernelsPass
           memref(0).getShape() !=
               ArrayRef<int64_t>{k.n, k.inputH(), k.inputW(), k.cp} ||
           memref(1).getShape() != ArrayRef<int64_t>(wShape) ||
-          memref(2).getShape() != ArrayRef<int64_t>{k.op} ||
+          memref(2).getShape() != ArrayRef<int64_t>{k.corrSize()} ||
           memref(outIndex).getShape() != ArrayRef<int64_t>(outShape) ||
           (k.oh - 1) * k.sh + (k.kh - 1) * k.dh >= k.hp ||
           (k.ow - 1) * k.sw + (k.kw - 1) * k.dw >= k.wp) {

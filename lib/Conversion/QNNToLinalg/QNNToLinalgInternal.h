@@ -93,10 +93,14 @@ struct KernelSpec {
   /// DepthwiseVNNI only: the kernel pads by itself (no padded copy): the
   /// input memref is [n, inH, inW, cp] and the padded plane [hp, wp]
   /// starts `padTop` rows and `padLeft` columns before it; positions
-  /// outside the input read the zero point `izp`. 0 = the input is the
-  /// padded plane.
+  /// outside the input read the zero point (see corrSize). 0 = the input
+  /// is the padded plane.
   int64_t inH = 0, inW = 0, padTop = 0, padLeft = 0;
   int64_t inputH() const { return inH ? inH : hp; }
+  /// Elements of the kernel's `corr` vector: one per output channel, and
+  /// for a self-padding DepthwiseVNNI kernel 16 more holding the zero
+  /// point (the lanes read outside the input).
+  int64_t corrSize() const { return inH ? op + 16 : op; }
   int64_t inputW() const { return inW ? inW : wp; }
 
   /// Values of K per instruction step and output channels per vector.

@@ -2,9 +2,11 @@
 // multiple of 16) it reads the unpadded input itself: no linalg.fill or
 // copy before the call, the input memref is 8x8 while the padded plane is
 // 9x9, and the spec records the input size and the top/left padding (the
-// last four values) and z = izp + 128 = 125 (s8 input read as x + 128).
-// The weights are i32 lanes of w - wzp; the correction is -z * sum(w) =
-// -125 * 27 = -3375 per channel.
+// last four values). The weights are i32 lanes of w - wzp; `corr` holds
+// -z * sum(w) = -125 * 27 = -3375 per channel (z = izp + 128 = 125: s8
+// input is read as x + 128) and then 16 lanes of z, the value of positions
+// outside the input, so the spec leaves the zero point out (0) and layers
+// that differ only in it share the kernel.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
 
@@ -12,20 +14,21 @@
 // CALL-NOT: linalg.fill
 // CALL-NOT: linalg.copy
 // CALL-DAG: arith.constant dense<3> : tensor<1x3x3x32xi32>
-// CALL-DAG: arith.constant dense<-3375> : tensor<32xi32>
+// CALL-DAG: arith.constant dense<[-3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125]> : tensor<48xi32>
 // CALL: %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x8x8x32xi8> to memref<1x8x8x32xi8>
 // CALL: call @[[K:__qnn_kernel_dwvnni_[_0-9]*]](%[[X]],
-// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<32xi32>, memref<1x4x4x1x32xi32>)
-// CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 125, 0, 1, 8, 8, 0, 0>
+// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<48xi32>, memref<1x4x4x1x32xi32>)
+// CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 0, 0, 1, 8, 8, 0, 0>
 
 // Stride 2 and SAME padding (bottom/right): the last output row and column
 // read outside the input, so rows 0-2 have interior tiles and row 3 is a
 // border row; a border tile clamps each position and selects the zero
-// point's lanes (125) outside, an interior tile loads directly. Every
-// (pixel, tap) is one vpdpbusd of the sign-extended bytes + 128.
+// point's lanes (loaded from corr[32]) outside, an interior tile loads
+// directly. Every (pixel, tap) is one vpdpbusd of the sign-extended bytes
+// + 128.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
-// KERNEL: %[[Z:.*]] = arith.constant dense<125> : vector<16xi32>
+// KERNEL: %[[Z:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
 // KERNEL: arith.maxsi
 // KERNEL: arith.minsi
 // KERNEL: %[[V:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>

@@ -28,12 +28,14 @@ func.func private @pad_fields(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<
 // An input of 9 rows does not fit a padded plane of 9 with 1 row of top
 // padding.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
-func.func private @pad_beyond(memref<1x9x9x16xi8>, memref<1x3x3x16xi32>, memref<16xi32>, memref<1x8x8x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 9, 9, 1, 0>}
+func.func private @pad_beyond(memref<1x9x9x16xi8>, memref<1x3x3x16xi32>, memref<32xi32>, memref<1x8x8x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 9, 9, 1, 0>}
 
 // -----
 
+// A self-padding depthwise kernel's corr has 16 zero-point lanes after the
+// 16 channels (32 elements), not 16.
 // expected-error @+1 {{kernel @dw_mismatch does not have the signature its qnn.conv_kernel attribute describes}}
-func.func private @dw_mismatch(memref<1x9x9x16xi8>, memref<1x3x3x16xi32>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 8, 8, 1, 1>}
+func.func private @dw_mismatch(memref<1x8x8x16xi8>, memref<1x3x3x16xi32>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 8, 8, 1, 1>}
 
 // -----
 
