@@ -95,3 +95,23 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.005, 0.0051, 0.0052, 0.0053, 0.0054, 0.0055, 0.0056, 0.0057, 0.0058, 0.0059, 0.006, 0.0061, 0.0062, 0.0063, 0.0064, 0.2>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
   return %y : tensor<1x4x4x16xi8>
 }
+
+// -----
+
+// Per-channel multipliers whose shifts agree (every ratio in [1/16, 1/8):
+// left shift 0, right shift 3 for all 16 channels): the shift tables are
+// splats, which linalg-fuse-elementwise-ops folds into the generic, so the
+// epilogue has them as constants and only the multipliers remain a
+// per-channel argument.
+// CHECK-LABEL: func.func @uniform_shifts
+// CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[M:.*]]: i32) -> i8
+// CHECK: arith.extsi %[[M]] : i32 to i64
+// CHECK: arith.shrsi %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
+func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
+  %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.0035, 0.0036, 0.0037, 0.0038, 0.0039, 0.004, 0.0041, 0.0042, 0.0043, 0.0044, 0.0045, 0.0046, 0.0047, 0.0048, 0.0049, 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
