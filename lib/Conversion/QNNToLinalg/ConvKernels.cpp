@@ -650,7 +650,31 @@ struct KernelBuilder {
                   vector::LoadOp::create(
                       ob, loc, VectorType::get({lanes}, elem), arg, ch));
     }
+    // gemmlowp's rounding doubling high multiply on i32 operands,
+    // trunci((sext(a) * sext(b) + 2^30) >> 31), is emitted on the vectors'
+    // even and odd lanes (highHalfProduct) instead of widening them.
+    DenseMap<Operation *, std::pair<Value, Value>> highMuls;
+    DenseSet<Operation *> folded;
+    for (Operation &op : body.without_terminator())
+      if (auto operands = matchHighHalfProduct(op)) {
+        highMuls[&op] = *operands;
+        Operation *shift = op.getOperand(0).getDefiningOp();
+        Operation *add = shift->getOperand(0).getDefiningOp();
+        folded.insert(shift);
+        folded.insert(add);
+        folded.insert(add->getOperand(0).getDefiningOp<arith::MulIOp>()
+                          ? add->getOperand(0).getDefiningOp()
+                          : add->getOperand(1).getDefiningOp());
+      }
     for (Operation &op : body.without_terminator()) {
+      if (folded.contains(&op))
+        continue;
+      if (auto it = highMuls.find(&op); it != highMuls.end()) {
+        mapping.map(op.getResult(0),
+                    highHalfProduct(ob, mapping.lookup(it->second.first),
+                                    mapping.lookup(it->second.second)));
+        continue;
+      }
       // Lookup tables: the template was bufferized with the rest of the
       // module, so a table is a constant global read by memref.load; the
       // kernel reads it with a gather.
@@ -687,6 +711,106 @@ struct KernelBuilder {
         result.setType(VectorType::get({lanes}, result.getType()));
     }
     return mapping.lookup(body.getTerminator()->getOperand(0));
+  }
+
+  /// If `op` is trunci(shrsi(addi(muli(extsi a, extsi b), 2^30), 31)) from
+  /// i64 to i32 with a and b i32 and every intermediate used once, the
+  /// operands (a, b).
+  static std::optional<std::pair<Value, Value>>
+  matchHighHalfProduct(Operation &op) {
+    auto trunc = dyn_cast<arith::TruncIOp>(op);
+    if (!trunc || !trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return std::nullopt;
+    auto isConst = [](Value v, int64_t c) {
+      APInt value;
+      return matchPattern(v, m_ConstantInt(&value)) && value == c;
+    };
+    auto shift = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+    if (!shift || !shift->hasOneUse() || !isConst(shift.getRhs(), 31))
+      return std::nullopt;
+    auto add = shift.getLhs().getDefiningOp<arith::AddIOp>();
+    if (!add || !add->hasOneUse())
+      return std::nullopt;
+    Value product = add.getLhs(), nudge = add.getRhs();
+    if (!isConst(nudge, int64_t(1) << 30))
+      std::swap(product, nudge);
+    if (!isConst(nudge, int64_t(1) << 30))
+      return std::nullopt;
+    auto mul = product.getDefiningOp<arith::MulIOp>();
+    if (!mul || !mul->hasOneUse())
+      return std::nullopt;
+    // Each factor: a sign-extended i32, or an i64 constant in the i32 range
+    // (a per-tensor multiplier).
+    auto factor = [&](Value v) -> Value {
+      if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+        return ext.getIn().getType().isInteger(32) ? ext.getIn() : Value();
+      APInt value;
+      if (matchPattern(v, m_ConstantInt(&value)) && value.isSignedIntN(32))
+        return v;
+      return Value();
+    };
+    Value lhs = factor(mul.getLhs()), rhs = factor(mul.getRhs());
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return std::make_pair(lhs, rhs);
+  }
+
+  /// (a * b + 2^30) >> 31, truncated to i32, per lane of the i32 vectors a
+  /// and b: the even lanes' products come from the low halves of the
+  /// 64-bit lanes (sign-extended in place: one vpmuldq) and are shifted
+  /// right by 31, leaving the result in the low half; the odd lanes' from
+  /// the high halves, shifted left by 1, leaving the result (bits 31-62)
+  /// in the high half; a blend takes each result where it lies. The same
+  /// integers as widening every lane, without the unpacking and packing.
+  Value highHalfProduct(OpBuilder &ob, Value a, Value b) {
+    int64_t n = s.lanes();
+    auto wideType = VectorType::get({n}, ob.getI32Type());
+    // A constant factor (mapped to an i64 splat): its i32 splat.
+    auto asI32 = [&](Value v) -> Value {
+      DenseIntElementsAttr attr;
+      if (cast<VectorType>(v.getType()).getElementType().isInteger(32) ||
+          !matchPattern(v, m_Constant(&attr)))
+        return v;
+      return arith::ConstantOp::create(
+          ob, loc,
+          DenseElementsAttr::get(
+              wideType, ob.getI32IntegerAttr(static_cast<int32_t>(
+                            attr.getSplatValue<APInt>().getSExtValue()))));
+    };
+    a = asI32(a);
+    b = asI32(b);
+    Type i64 = ob.getI64Type();
+    auto pairs = VectorType::get({n / 2}, i64);
+    auto splat = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+    };
+    Value c32 = splat(32), c31 = splat(31), c1 = splat(1),
+          half = splat(int64_t(1) << 30);
+    Value aq = vector::BitCastOp::create(ob, loc, pairs, a);
+    Value bq = vector::BitCastOp::create(ob, loc, pairs, b);
+    auto low = [&](Value q) {
+      return arith::ShRSIOp::create(
+          ob, loc, arith::ShLIOp::create(ob, loc, q, c32), c32);
+    };
+    auto high = [&](Value q) { return arith::ShRSIOp::create(ob, loc, q, c32); };
+    Value even = arith::MulIOp::create(ob, loc, low(aq), low(bq));
+    Value odd = arith::MulIOp::create(ob, loc, high(aq), high(bq));
+    even = arith::ShRSIOp::create(
+        ob, loc, arith::AddIOp::create(ob, loc, even, half), c31);
+    odd = arith::ShLIOp::create(
+        ob, loc, arith::AddIOp::create(ob, loc, odd, half), c1);
+    SmallVector<bool> evenLanes;
+    for (int64_t i = 0; i < n; ++i)
+      evenLanes.push_back(i % 2 == 0);
+    Value mask = arith::ConstantOp::create(
+        ob, loc,
+        DenseElementsAttr::get(VectorType::get({n}, ob.getI1Type()),
+                               ArrayRef<bool>(evenLanes)));
+    return arith::SelectOp::create(
+        ob, loc, mask, vector::BitCastOp::create(ob, loc, wideType, even),
+        vector::BitCastOp::create(ob, loc, wideType, odd));
   }
 
   Value idx(OpBuilder &ob, int64_t v) {
