@@ -45,6 +45,7 @@
 
 #include "mlir/IR/IRMapping.h"
 
+#include <limits>
 #include <map>
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -653,9 +654,13 @@ struct KernelBuilder {
     // gemmlowp's rounding doubling high multiply on i32 operands,
     // trunci((sext(a) * sext(b) + 2^30) >> 31), is emitted on the vectors'
     // even and odd lanes (highHalfProduct) instead of widening them.
+    // TFLite's single-rounding multiply with a right shift r >= 0 (per
+    // channel or constant) and no left shift, saturate(trunc((sext(a) *
+    // sext(b) + 2^(30 + r)) >> (31 + r))), likewise (roundedProduct).
     DenseMap<Operation *, std::pair<Value, Value>> highMuls;
+    DenseMap<Operation *, RoundedProduct> roundedMuls;
     DenseSet<Operation *> folded;
-    for (Operation &op : body.without_terminator())
+    for (Operation &op : body.without_terminator()) {
       if (auto operands = matchHighHalfProduct(op)) {
         highMuls[&op] = *operands;
         Operation *shift = op.getOperand(0).getDefiningOp();
@@ -665,7 +670,12 @@ struct KernelBuilder {
         folded.insert(add->getOperand(0).getDefiningOp<arith::MulIOp>()
                           ? add->getOperand(0).getDefiningOp()
                           : add->getOperand(1).getDefiningOp());
+      } else if (auto rounded = matchRoundedProduct(op)) {
+        roundedMuls[&op] = *rounded;
+        for (Operation *inner : rounded->ops)
+          folded.insert(inner);
       }
+    }
     for (Operation &op : body.without_terminator()) {
       if (folded.contains(&op))
         continue;
@@ -673,6 +683,14 @@ struct KernelBuilder {
         mapping.map(op.getResult(0),
                     highHalfProduct(ob, mapping.lookup(it->second.first),
                                     mapping.lookup(it->second.second)));
+        continue;
+      }
+      if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
+        const RoundedProduct &r = it->second;
+        mapping.map(op.getResult(0),
+                    roundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
+                                   r.shift ? mapping.lookup(r.shift) : Value(),
+                                   r.constantShift));
         continue;
       }
       // Lookup tables: the template was bufferized with the rest of the
@@ -756,6 +774,141 @@ struct KernelBuilder {
     return std::make_pair(lhs, rhs);
   }
 
+  /// A matched single-rounding multiply: factors a and b (i32 values or an
+  /// i64 constant in the i32 range), the right shift r (an i32 value, or
+  /// `constantShift` when `shift` is null), and the template operations it
+  /// replaces.
+  struct RoundedProduct {
+    Value a, b, shift;
+    int64_t constantShift = 0;
+    SmallVector<Operation *> ops;
+  };
+
+  /// Matches trunci(minsi(maxsi(shrsi(addi(P, shli(1, subi(T, 1))), T),
+  /// INT32_MIN), INT32_MAX)) with P = muli(sext a, b) and T = addi(sext r,
+  /// 31) or a constant >= 31, intermediates used only inside the pattern
+  /// (the emitSingleRoundingMultiply form without a left shift).
+  static std::optional<RoundedProduct> matchRoundedProduct(Operation &op) {
+    auto trunc = dyn_cast<arith::TruncIOp>(op);
+    if (!trunc || !trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return std::nullopt;
+    auto isConst = [](Value v, int64_t c) {
+      APInt value;
+      return matchPattern(v, m_ConstantInt(&value)) && value == c;
+    };
+    RoundedProduct r;
+    auto minOp = trunc.getIn().getDefiningOp<arith::MinSIOp>();
+    if (!minOp || !minOp->hasOneUse() ||
+        !isConst(minOp.getRhs(), std::numeric_limits<int32_t>::max()))
+      return std::nullopt;
+    auto maxOp = minOp.getLhs().getDefiningOp<arith::MaxSIOp>();
+    if (!maxOp || !maxOp->hasOneUse() ||
+        !isConst(maxOp.getRhs(), std::numeric_limits<int32_t>::min()))
+      return std::nullopt;
+    auto shr = maxOp.getLhs().getDefiningOp<arith::ShRSIOp>();
+    if (!shr || !shr->hasOneUse())
+      return std::nullopt;
+    auto add = shr.getLhs().getDefiningOp<arith::AddIOp>();
+    if (!add || !add->hasOneUse())
+      return std::nullopt;
+    Value total = shr.getRhs();
+    // The shift: 31 + r.
+    APInt constTotal;
+    if (matchPattern(total, m_ConstantInt(&constTotal))) {
+      if (constTotal.getSExtValue() < 31 || constTotal.getSExtValue() > 62)
+        return std::nullopt;
+      r.constantShift = constTotal.getSExtValue() - 31;
+    } else {
+      auto sum = total.getDefiningOp<arith::AddIOp>();
+      if (!sum || !isConst(sum.getRhs(), 31))
+        return std::nullopt;
+      auto ext = sum.getLhs().getDefiningOp<arith::ExtSIOp>();
+      if (!ext || !ext.getIn().getType().isInteger(32))
+        return std::nullopt;
+      r.shift = ext.getIn();
+    }
+    // The rounding term: 1 << (total - 1), or its folded constant.
+    Value product = add.getLhs(), round = add.getRhs();
+    if (!product.getDefiningOp<arith::MulIOp>())
+      std::swap(product, round);
+    auto mul = product.getDefiningOp<arith::MulIOp>();
+    if (!mul || !mul->hasOneUse())
+      return std::nullopt;
+    if (r.shift) {
+      auto shl = round.getDefiningOp<arith::ShLIOp>();
+      if (!shl || !shl->hasOneUse() || !isConst(shl.getLhs(), 1))
+        return std::nullopt;
+      auto sub = shl.getRhs().getDefiningOp<arith::SubIOp>();
+      if (!sub || !sub->hasOneUse() || sub.getLhs() != total ||
+          !isConst(sub.getRhs(), 1))
+        return std::nullopt;
+      r.ops = {sub, shl};
+    } else if (!isConst(round, int64_t(1) << (30 + r.constantShift))) {
+      return std::nullopt;
+    }
+    auto factor = [&](Value v) -> Value {
+      if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+        return ext.getIn().getType().isInteger(32) ? ext.getIn() : Value();
+      APInt value;
+      if (matchPattern(v, m_ConstantInt(&value)) && value.isSignedIntN(32))
+        return v;
+      return Value();
+    };
+    r.a = factor(mul.getLhs());
+    r.b = factor(mul.getRhs());
+    if (!r.a || !r.b)
+      return std::nullopt;
+    // The shift sum may have other users (the rounding term's subi is one);
+    // it stays cloned, unused ones are dead code for LLVM.
+    r.ops.append({mul, add, shr, maxOp, minOp});
+    return r;
+  }
+
+  /// The single-rounding multiply of matchRoundedProduct per lane of the
+  /// i32 vectors a and b with right shifts `shift` (i32 lanes, or
+  /// `constantShift`): like highHalfProduct, even lanes from the low
+  /// halves, shifted right by 31 + r; odd lanes from the high halves,
+  /// shifted right by r and left by 1, so the result (bits 31 + r and up)
+  /// lies in the high half. With r >= 0 the result fits in i32, so the
+  /// saturation of the template never applies.
+  Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
+                       int64_t constantShift) {
+    int64_t n = s.lanes();
+    Type i64 = ob.getI64Type();
+    auto pairs = VectorType::get({n / 2}, i64);
+    auto wideType = VectorType::get({n}, ob.getI32Type());
+    auto splat = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+    };
+    Value even, odd;
+    std::tie(even, odd) = evenOddProducts(ob, a, b);
+    Value c31 = splat(31), c32 = splat(32), c1 = splat(1);
+    Value rEven, rOdd;
+    if (shift) {
+      Value rq = vector::BitCastOp::create(ob, loc, pairs, shift);
+      rEven = arith::AndIOp::create(ob, loc, rq, splat(0xffffffffLL));
+      rOdd = arith::ShRUIOp::create(ob, loc, rq, c32);
+    } else {
+      rEven = rOdd = splat(constantShift);
+    }
+    Value half = splat(int64_t(1) << 30);
+    auto rounding = [&](Value r) {
+      return arith::ShLIOp::create(ob, loc, half, r);
+    };
+    even = arith::ShRSIOp::create(
+        ob, loc, arith::AddIOp::create(ob, loc, even, rounding(rEven)),
+        arith::AddIOp::create(ob, loc, rEven, c31));
+    odd = arith::ShLIOp::create(
+        ob, loc,
+        arith::ShRSIOp::create(
+            ob, loc, arith::AddIOp::create(ob, loc, odd, rounding(rOdd)),
+            rOdd),
+        c1);
+    return blendEvenOdd(ob, wideType, even, odd);
+  }
+
   /// (a * b + 2^30) >> 31, truncated to i32, per lane of the i32 vectors a
   /// and b: the even lanes' products come from the low halves of the
   /// 64-bit lanes (sign-extended in place: one vpmuldq) and are shifted
@@ -765,8 +918,29 @@ struct KernelBuilder {
   /// integers as widening every lane, without the unpacking and packing.
   Value highHalfProduct(OpBuilder &ob, Value a, Value b) {
     int64_t n = s.lanes();
+    auto pairs = VectorType::get({n / 2}, ob.getI64Type());
+    auto splat = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+    };
+    auto [even, odd] = evenOddProducts(ob, a, b);
+    Value half = splat(int64_t(1) << 30);
+    even = arith::ShRSIOp::create(
+        ob, loc, arith::AddIOp::create(ob, loc, even, half), splat(31));
+    odd = arith::ShLIOp::create(
+        ob, loc, arith::AddIOp::create(ob, loc, odd, half), splat(1));
+    return blendEvenOdd(ob, VectorType::get({n}, ob.getI32Type()), even, odd);
+  }
+
+  /// The exact i64 products of the even lanes and of the odd lanes of the
+  /// i32 vectors a and b (an operand that is an i64 splat constant, a
+  /// per-tensor multiplier, is taken as its i32 splat): the low halves of
+  /// the 64-bit lanes sign-extended in place (shl, shrsi 32), the high
+  /// halves shifted down (shrsi 32); x86 multiplies either with vpmuldq.
+  std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b) {
+    int64_t n = s.lanes();
     auto wideType = VectorType::get({n}, ob.getI32Type());
-    // A constant factor (mapped to an i64 splat): its i32 splat.
+    auto pairs = VectorType::get({n / 2}, ob.getI64Type());
     auto asI32 = [&](Value v) -> Value {
       DenseIntElementsAttr attr;
       if (cast<VectorType>(v.getType()).getElementType().isInteger(32) ||
@@ -778,29 +952,24 @@ struct KernelBuilder {
               wideType, ob.getI32IntegerAttr(static_cast<int32_t>(
                             attr.getSplatValue<APInt>().getSExtValue()))));
     };
-    a = asI32(a);
-    b = asI32(b);
-    Type i64 = ob.getI64Type();
-    auto pairs = VectorType::get({n / 2}, i64);
-    auto splat = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
-    };
-    Value c32 = splat(32), c31 = splat(31), c1 = splat(1),
-          half = splat(int64_t(1) << 30);
-    Value aq = vector::BitCastOp::create(ob, loc, pairs, a);
-    Value bq = vector::BitCastOp::create(ob, loc, pairs, b);
+    Value c32 = arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(32)));
+    Value aq = vector::BitCastOp::create(ob, loc, pairs, asI32(a));
+    Value bq = vector::BitCastOp::create(ob, loc, pairs, asI32(b));
     auto low = [&](Value q) {
       return arith::ShRSIOp::create(
           ob, loc, arith::ShLIOp::create(ob, loc, q, c32), c32);
     };
     auto high = [&](Value q) { return arith::ShRSIOp::create(ob, loc, q, c32); };
-    Value even = arith::MulIOp::create(ob, loc, low(aq), low(bq));
-    Value odd = arith::MulIOp::create(ob, loc, high(aq), high(bq));
-    even = arith::ShRSIOp::create(
-        ob, loc, arith::AddIOp::create(ob, loc, even, half), c31);
-    odd = arith::ShLIOp::create(
-        ob, loc, arith::AddIOp::create(ob, loc, odd, half), c1);
+    return {arith::MulIOp::create(ob, loc, low(aq), low(bq)),
+            arith::MulIOp::create(ob, loc, high(aq), high(bq))};
+  }
+
+  /// The low halves of `even`'s 64-bit lanes in the even i32 lanes and the
+  /// high halves of `odd`'s in the odd ones.
+  Value blendEvenOdd(OpBuilder &ob, VectorType wideType, Value even,
+                     Value odd) {
+    int64_t n = wideType.getNumElements();
     SmallVector<bool> evenLanes;
     for (int64_t i = 0; i < n; ++i)
       evenLanes.push_back(i % 2 == 0);

@@ -126,3 +126,27 @@ func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.0035, 0.0036, 0.0037, 0.0038, 0.0039, 0.004, 0.0041, 0.0042, 0.0043, 0.0044, 0.0045, 0.0046, 0.0047, 0.0048, 0.0049, 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
   return %y : tensor<1x4x4x16xi8>
 }
+
+// -----
+
+// TFLite's single rounding with per-channel right shifts (no left shift):
+// the template's 64-bit (x * m + 2^(30 + r)) >> (31 + r) with saturation
+// becomes even/odd lane products; the even lanes' shifts are the low
+// halves of the shift vector's 64-bit lanes (andi 0xffffffff), the odd
+// lanes' the high halves (shrui 32); the saturation is dropped (with
+// r >= 0 the result always fits in i32).
+// BODY-LABEL: func.func @single_rounding
+// BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY: arith.andi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shrui %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// BODY-NOT: arith.maxsi {{.*}} : vector<8xi64>
+// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<8xi8>
+func.func @single_rounding(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
+  %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009, 0.01, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x4x16xi32> -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
