@@ -885,6 +885,14 @@ static void registerQNNOps(Evaluator &e) {
           math::ConcatRescaleParams params =
               math::computeConcatRescaleParams(inScale, inZp, outScale);
           bool onnx = op.getRounding() == Rounding::onnx;
+          // TVM's rules: qnn.requantize of the input to the output's
+          // parameters.
+          bool tvm = op.getRounding() == Rounding::upward ||
+                     op.getRounding() == Rounding::tonearest;
+          math::QuantizedMultiplier m =
+              tvm ? math::requantizeMultiplier(inScale, outScale)
+                  : math::QuantizedMultiplier{};
+          math::RoundingRule rule = toRoundingRule(op.getRounding());
           std::array<int32_t, 256> table{};
           if (onnx)
             table = math::buildRescaleTableONNX(
@@ -895,7 +903,9 @@ static void registerQNNOps(Evaluator &e) {
             for (int64_t j = 0; j < slab; ++j) {
               int64_t v = t.ints[o * slab + j];
               r.ints[o * r.shape[axis] * inner + offset + j] =
-                  copy   ? v
+                  copy ? v
+                  : tvm
+                      ? math::requantize(v, inZp, m, outZp, qmin, qmax, rule)
                   : onnx ? std::clamp<int64_t>(table[static_cast<uint8_t>(v)],
                                                qmin, qmax)
                          : math::concatRescale(v, params, outZp, qmin, qmax);

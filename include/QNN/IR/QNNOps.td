@@ -427,14 +427,22 @@ def QNN_ConcatenateOp : QNN_Op<"concatenate", [Pure]> {
     `Concat`, ONNX Runtime's `QLinearConcat` table):
     `clamp(nearbyint(float32(input_scale * (x - input_zp)) / output_scale) +
     output_zp, qmin, qmax)`, halves to even.
+
+    With `rounding = #qnn.rounding<upward>` or `<tonearest>` it is TVM's
+    `qnn.concatenate`: every input whose parameters differ from the
+    output's is requantized to them exactly as `qnn.requantize` with that
+    rounding (multiplier `double(input_scale) / double(output_scale)`,
+    TVM's single rounding on the exact product, saturated to the result
+    type). These two rules also take 16- and 32-bit tensors (TVM
+    concatenates i32 tensors); `tflite` and `onnx` are 8-bit only.
   }];
-  let arguments = (ins Variadic<QNN_QTensor8>:$inputs, I64Attr:$axis,
+  let arguments = (ins Variadic<QNN_QTensor>:$inputs, I64Attr:$axis,
                        DenseF32ArrayAttr:$input_scales,
                        DenseI32ArrayAttr:$input_zero_points,
                        F32Attr:$output_scale, I32Attr:$output_zero_point,
                        DefaultValuedAttr<QNN_RoundingAttr,
                            "::mlir::qnn::Rounding::tflite">:$rounding);
-  let results = (outs QNN_QTensor8:$output);
+  let results = (outs QNN_QTensor:$output);
   let assemblyFormat = [{
     $inputs attr-dict `:` functional-type($inputs, results)
   }];

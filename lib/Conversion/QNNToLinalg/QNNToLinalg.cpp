@@ -330,6 +330,93 @@ namespace {
 // Requantize
 //===----------------------------------------------------------------------===//
 
+/// The requantize of `input` (the converted value of a tensor of
+/// `inputType`) to `resultType` under a TFLite or TVM rule: one elementwise
+/// linalg.generic (per-channel tables along `axisAttr` when there are
+/// several scales). Used by qnn.requantize and by TVM's qnn.concatenate.
+static FailureOr<Value>
+lowerRequantizeRule(ConversionPatternRewriter &rewriter, Operation *op,
+                    Value input, RankedTensorType inputType,
+                    RankedTensorType resultType, ArrayRef<double> inputScales,
+                    std::optional<uint64_t> axisAttr, int64_t inputZeroPoint,
+                    float outputScale, int64_t outputZeroPoint,
+                    Rounding rounding) {
+  Location loc = op->getLoc();
+  bool inputUnsigned = isUnsignedElement(inputType);
+  Type outElement = signless(resultType.getElementType());
+  auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+  SmallVector<int64_t> multipliers, lefts, rights;
+  for (double scale : inputScales) {
+    qmath::QuantizedMultiplier m =
+        qmath::quantizeMultiplier(scale / static_cast<double>(outputScale));
+    if (m.shift > 31)
+      return op->emitOpError() << "multiplier input_scale / output_scale is "
+                                  "too large to lower (shift "
+                               << m.shift << " > 31)";
+    multipliers.push_back(m.multiplier);
+    lefts.push_back(m.shift > 0 ? m.shift : 0);
+    rights.push_back(m.shift > 0 ? 0 : -m.shift);
+  }
+  qmath::RoundingRule rule = toRoundingRule(rounding);
+  int64_t inputZp = static_cast<int32_t>(inputZeroPoint);
+  int64_t outputZp = static_cast<int32_t>(outputZeroPoint);
+  int64_t rank = resultType.getRank();
+  bool perChannel = multipliers.size() > 1;
+
+  SmallVector<Value> inputs = {input};
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  if (perChannel) {
+    int64_t axis = static_cast<int64_t>(*axisAttr);
+    AffineMap channelMap = AffineMap::get(
+        rank, 0, rewriter.getAffineDimExpr(axis), rewriter.getContext());
+    inputs.push_back(
+        constTensor(rewriter, loc, rewriter.getI64Type(), multipliers));
+    inputs.push_back(constTensor(rewriter, loc, rewriter.getI32Type(), lefts));
+    inputs.push_back(constTensor(rewriter, loc, rewriter.getI64Type(), rights));
+    maps.append(3, channelMap);
+  }
+  maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), outElement);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+        Type i32 = b.getI32Type(), i64 = b.getI64Type();
+        Value m, left, right;
+        if (perChannel) {
+          m = args[1];
+          left = args[2];
+          right = args[3];
+        } else {
+          m = intConst(b, l, i64, multipliers[0]);
+          left = intConst(b, l, i32, lefts[0]);
+          right = intConst(b, l, i64, rights[0]);
+        }
+        Value x = extendTo(b, l, args[0], i64, inputUnsigned);
+        Value centered =
+            arith::SubIOp::create(b, l, x, intConst(b, l, i64, inputZp));
+        Value rescaled;
+        if (rule == qmath::RoundingRule::TFLite ||
+            rule == qmath::RoundingRule::TFLiteSingle) {
+          // TFLite's kernels rescale the 32-bit value (wrapped).
+          Value c32 = arith::TruncIOp::create(b, l, i32, centered);
+          rescaled =
+              rule == qmath::RoundingRule::TFLite
+                  ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
+                  : emitSingleRoundingMultiply(b, l, c32, m, left, right);
+        } else {
+          rescaled = emitSingleRoundingRescale(
+              b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left), right,
+              rule == qmath::RoundingRule::ToNearest);
+        }
+        linalg::YieldOp::create(b, l,
+                                addZeroPointClampAndNarrow(b, l, rescaled,
+                                                           outputZp, qmin, qmax,
+                                                           outElement));
+      });
+  return generic.getResult(0);
+}
+
 struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -404,91 +491,21 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
   LogicalResult
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
     auto inputType = op.getInput().getType();
     auto resultType = op.getOutput().getType();
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     if (op.getRounding() == Rounding::onnx)
       return lowerONNX(op, adaptor, rewriter);
-    bool inputUnsigned = isUnsignedElement(inputType);
-    Type outElement = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
-    float outputScale = op.getOutputScale().convertToFloat();
-    SmallVector<int64_t> multipliers, lefts, rights;
-    for (double scale : op.getInputScale()) {
-      qmath::QuantizedMultiplier m =
-          qmath::quantizeMultiplier(scale / static_cast<double>(outputScale));
-      if (m.shift > 31)
-        return op.emitOpError() << "multiplier input_scale / output_scale is "
-                                   "too large to lower (shift "
-                                << m.shift << " > 31)";
-      multipliers.push_back(m.multiplier);
-      lefts.push_back(m.shift > 0 ? m.shift : 0);
-      rights.push_back(m.shift > 0 ? 0 : -m.shift);
-    }
-    qmath::RoundingRule rule = toRoundingRule(op.getRounding());
-    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
-    int64_t outputZp = static_cast<int32_t>(op.getOutputZeroPoint());
-    int64_t rank = resultType.getRank();
-    bool perChannel = multipliers.size() > 1;
-
-    SmallVector<Value> inputs = {adaptor.getInput()};
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    if (perChannel) {
-      int64_t axis = static_cast<int64_t>(*op.getAxis());
-      AffineMap channelMap = AffineMap::get(
-          rank, 0, rewriter.getAffineDimExpr(axis), rewriter.getContext());
-      inputs.push_back(
-          constTensor(rewriter, loc, rewriter.getI64Type(), multipliers));
-      inputs.push_back(
-          constTensor(rewriter, loc, rewriter.getI32Type(), lefts));
-      inputs.push_back(
-          constTensor(rewriter, loc, rewriter.getI64Type(), rights));
-      maps.append(3, channelMap);
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         outElement);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
-        maps, iterators(rank, 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Type i32 = b.getI32Type(), i64 = b.getI64Type();
-          Value m, left, right;
-          if (perChannel) {
-            m = args[1];
-            left = args[2];
-            right = args[3];
-          } else {
-            m = intConst(b, l, i64, multipliers[0]);
-            left = intConst(b, l, i32, lefts[0]);
-            right = intConst(b, l, i64, rights[0]);
-          }
-          Value x = extendTo(b, l, args[0], i64, inputUnsigned);
-          Value centered =
-              arith::SubIOp::create(b, l, x, intConst(b, l, i64, inputZp));
-          Value rescaled;
-          if (rule == qmath::RoundingRule::TFLite ||
-              rule == qmath::RoundingRule::TFLiteSingle) {
-            // TFLite's kernels rescale the 32-bit value (wrapped).
-            Value c32 = arith::TruncIOp::create(b, l, i32, centered);
-            rescaled =
-                rule == qmath::RoundingRule::TFLite
-                    ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left,
-                                                        right)
-                    : emitSingleRoundingMultiply(b, l, c32, m, left, right);
-          } else {
-            rescaled = emitSingleRoundingRescale(
-                b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left),
-                right, rule == qmath::RoundingRule::ToNearest);
-          }
-          linalg::YieldOp::create(
-              b, l,
-              addZeroPointClampAndNarrow(b, l, rescaled, outputZp, qmin, qmax,
-                                         outElement));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
+    SmallVector<double> scales(op.getInputScale());
+    FailureOr<Value> lowered = lowerRequantizeRule(
+        rewriter, op, adaptor.getInput(), inputType, resultType, scales,
+        op.getAxis(), op.getInputZeroPoint(),
+        op.getOutputScale().convertToFloat(), op.getOutputZeroPoint(),
+        op.getRounding());
+    if (failed(lowered))
+      return failure();
+    rewriter.replaceOp(op, *lowered);
     return success();
   }
 };
@@ -1824,7 +1841,22 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
       float scale = op.getInputScales()[i];
       int32_t zp = op.getInputZeroPoints()[i];
       Value part = input;
-      if (scale != outScale || zp != outZp) {
+      bool tvm = op.getRounding() == Rounding::upward ||
+                 op.getRounding() == Rounding::tonearest;
+      if ((scale != outScale || zp != outZp) && tvm) {
+        // TVM's rule is qnn.requantize of this input to the output's
+        // parameters.
+        auto original = cast<RankedTensorType>(op.getInputs()[i].getType());
+        FailureOr<Value> requantized = lowerRequantizeRule(
+            rewriter, op, input, original,
+            RankedTensorType::get(original.getShape(),
+                                  resultType.getElementType()),
+            {static_cast<double>(scale)}, std::nullopt, zp, outScale, outZp,
+            op.getRounding());
+        if (failed(requantized))
+          return failure();
+        part = *requantized;
+      } else if (scale != outScale || zp != outZp) {
         // TFLite's ConcatenationWithScaling in float32, exactly as
         // QuantMath's concatRescale: round_half_away(x * scale + bias), with
         // a separate multiply and add (arith ops carry no contraction flag).

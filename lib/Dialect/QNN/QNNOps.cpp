@@ -1088,11 +1088,19 @@ LogicalResult ConcatenateOp::verify() {
   auto inputs = getInputs();
   if (inputs.empty())
     return emitOpError("needs at least one input");
-  if (getRounding() != Rounding::tflite && getRounding() != Rounding::onnx)
+  if (getRounding() == Rounding::tflite_single)
     return emitOpError() << "'rounding' must be tflite (TFLite's "
-                            "ConcatenationWithScaling) or onnx (ONNX's "
-                            "QLinearConcat), got "
+                            "ConcatenationWithScaling), onnx (ONNX's "
+                            "QLinearConcat), upward or tonearest (TVM's "
+                            "requantize), got "
                          << stringifyRounding(getRounding());
+  bool tvm = getRounding() == Rounding::upward ||
+             getRounding() == Rounding::tonearest;
+  if (!tvm && resultType.getElementType().getIntOrFloatBitWidth() != 8)
+    return emitOpError() << "'rounding' " << stringifyRounding(getRounding())
+                         << " concatenates 8-bit tensors only, got "
+                         << resultType.getElementType()
+                         << " (TVM's upward or tonearest take wider ones)";
   int64_t rank = resultType.getRank();
   int64_t axis = getAxis();
   if (axis < 0 || axis >= rank)
@@ -1124,7 +1132,14 @@ LogicalResult ConcatenateOp::verify() {
     float inScale = getInputScales()[i];
     int32_t inZp = getInputZeroPoints()[i];
     float outScale = getOutputScale().convertToFloat();
-    if ((inScale != outScale || inZp != static_cast<int32_t>(getOutputZeroPoint())) &&
+    bool copy =
+        inScale == outScale && inZp == static_cast<int32_t>(getOutputZeroPoint());
+    if (!copy && tvm &&
+        failed(verifyMultiplier(*this, "input_scales / output_scale",
+                                static_cast<double>(inScale) /
+                                    static_cast<double>(outScale))))
+      return failure();
+    if (!copy && !tvm &&
         !math::isRepresentableConcatRescale(inScale, inZp, outScale))
       return emitOpError() << "rescale of input " << i << " (input_scales[" << i
                            << "] / output_scale = " << inScale << " / "

@@ -1003,16 +1003,36 @@ func.func @div_multiplier(%a: tensor<4xui8>, %b: tensor<4xui8>) -> tensor<4xui8>
 
 // -----
 
-func.func @concat_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
-  // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling) or onnx (ONNX's QLinearConcat), got upward}}
-  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 1, 0>, output_scale = 0.5 : f32, output_zero_point = 1 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>
+func.func @elu_scale(%x: tensor<4xi8>) -> tensor<4xi8> {
+  // expected-error @+1 {{'qnn.elu' op 'output_scale' must be finite and positive, got 0.000000e+00}}
+  %0 = qnn.elu %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.0 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+// TFLite's and ONNX's concatenation rules are for 8-bit tensors; TVM's
+// (upward, tonearest) also take i32.
+func.func @concat_i32_tflite(%a: tensor<2xi32>, %b: tensor<3xi32>) -> tensor<5xi32> {
+  // expected-error @+1 {{'qnn.concatenate' op 'rounding' tflite concatenates 8-bit tensors only, got 'i32' (TVM's upward or tonearest take wider ones)}}
+  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 0, 0>, output_scale = 0.5 : f32, output_zero_point = 0 : i32} : (tensor<2xi32>, tensor<3xi32>) -> tensor<5xi32>
+  return %0 : tensor<5xi32>
+}
+
+// -----
+
+func.func @concat_single_rounding(%a: tensor<2xi8>, %b: tensor<3xi8>) -> tensor<5xi8> {
+  // expected-error @+1 {{'qnn.concatenate' op 'rounding' must be tflite (TFLite's ConcatenationWithScaling), onnx (ONNX's QLinearConcat), upward or tonearest (TVM's requantize), got tflite_single}}
+  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 0.5, 0.25>, input_zero_points = array<i32: 0, 0>, output_scale = 0.5 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<2xi8>, tensor<3xi8>) -> tensor<5xi8>
   return %0 : tensor<5xi8>
 }
 
 // -----
 
-func.func @elu_scale(%x: tensor<4xi8>) -> tensor<4xi8> {
-  // expected-error @+1 {{'qnn.elu' op 'output_scale' must be finite and positive, got 0.000000e+00}}
-  %0 = qnn.elu %x {input_scale = 0.1 : f32, input_zero_point = 0 : i32, output_scale = 0.0 : f32, output_zero_point = 0 : i32} : tensor<4xi8> -> tensor<4xi8>
-  return %0 : tensor<4xi8>
+// Under TVM's rule an input is requantized: its multiplier needs a
+// fixed-point form.
+func.func @concat_tvm_huge(%a: tensor<2xi32>, %b: tensor<3xi32>) -> tensor<5xi32> {
+  // expected-error @+1 {{rescale multiplier input_scales / output_scale = 1.000000e+30 has no fixed-point form}}
+  %0 = qnn.concatenate %a, %b {axis = 0 : i64, input_scales = array<f32: 1.0e20, 1.0e-10>, input_zero_points = array<i32: 0, 0>, output_scale = 1.0e-10 : f32, output_zero_point = 0 : i32, rounding = #qnn.rounding<upward>} : (tensor<2xi32>, tensor<3xi32>) -> tensor<5xi32>
+  return %0 : tensor<5xi32>
 }
