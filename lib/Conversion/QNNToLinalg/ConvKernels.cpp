@@ -15,7 +15,8 @@
 // channels in vector registers as loop-carried values (scf.for iter_args)
 // through the whole (kh, kw, c) reduction and stores each accumulator once;
 // R is 8, 6 or 4 on the 512-bit flavors (up to 24 accumulators of the 32
-// registers), 4 on the 256-bit ones, and the last tile takes the rest.
+// registers), 4 on the 256-bit ones; the last pixels of an image (fewer
+// than R) are single-pixel tiles.
 //
 // Flavors (the per-step instruction):
 // - vnni: `llvm.x86.avx512.vpdpbusd.512`, 4 values of K per step, B = 16.
@@ -210,25 +211,19 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
                      ArrayRef<int64_t> pads, int64_t extraC, int64_t value,
                      bool flip = false) {
   auto type = cast<RankedTensorType>(input.getType());
-  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0) {
-    if (!flip)
-      return input;
-    Value init = tensor::EmptyOp::create(b, loc, type.getShape(),
-                                         type.getElementType());
-    return flipSignBits(b, loc, input, init);
-  }
+  if (llvm::all_of(pads, [](int64_t p) { return p == 0; }) && extraC == 0)
+    return flip ? flipSignBits(b, loc, input,
+                               tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                       type.getElementType()))
+                : input;
   Type element = type.getElementType();
-  if (flip) {
-    // Flipped as one contiguous vector (whatever the channel count), then
-    // padded by the usual copy.
-    auto flat = RankedTensorType::get({type.getNumElements()}, element);
-    SmallVector<ReassociationIndices> all = {{0, 1, 2, 3}};
-    Value v = tensor::CollapseShapeOp::create(b, loc, flat, input, all);
-    v = flipSignBits(
-        b, loc, v,
-        tensor::EmptyOp::create(b, loc, flat.getShape(), element));
-    input = tensor::ExpandShapeOp::create(b, loc, type, v, all);
-  }
+  // Flipped first (one pass over whole vectors: qnn-vectorize-elementwise
+  // flattens it when the channels are fewer than a vector), then padded by
+  // the usual copy.
+  if (flip)
+    input = flipSignBits(
+        b, loc, input,
+        tensor::EmptyOp::create(b, loc, type.getShape(), element));
   return padWithFillAndCopy(b, loc, input, {0, pads[0], pads[1], 0},
                             {0, pads[2], pads[3], extraC},
                             intConst(b, loc, element, value));
@@ -307,8 +302,8 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
   // vpdpbusd wants unsigned activations: signed ones are made unsigned
-  // (x + 128, i.e. x xor 0x80) before the kernel, by the padding copy or
-  // an elementwise op of its own, rather than in its inner loop, where the
+  // (x + 128, i.e. x xor 0x80) before the kernel, by an elementwise op
+  // ahead of the padding copy, rather than in its inner loop, where the
   // xor would take a vector ALU slot from every broadcast. The elementwise
   // op usually merges into the producer's requantize
   // (linalg-fuse-elementwise-ops), so that the previous kernel's epilogue
@@ -731,6 +726,24 @@ struct KernelBuilder {
     return mapping.lookup(body.getTerminator()->getOperand(0));
   }
 
+  /// Whether `v` is the integer constant `c`.
+  static bool isConstantInt(Value v, int64_t c) {
+    APInt value;
+    return matchPattern(v, m_ConstantInt(&value)) && value == c;
+  }
+
+  /// A factor of an epilogue's 64-bit product as an i32 value: the operand
+  /// of a sign extension from i32, or an i64 constant in the i32 range
+  /// (itself); null otherwise.
+  static Value i32Factor(Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
+      return ext.getIn().getType().isInteger(32) ? ext.getIn() : Value();
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)) && value.isSignedIntN(32))
+      return v;
+    return Value();
+  }
+
   /// If `op` is trunci(shrsi(addi(muli(extsi a, extsi b), 2^30), 31)) from
   /// i64 to i32 with a and b i32 and every intermediate used once, the
   /// operands (a, b).
@@ -740,10 +753,7 @@ struct KernelBuilder {
     if (!trunc || !trunc.getType().isInteger(32) ||
         !trunc.getIn().getType().isInteger(64))
       return std::nullopt;
-    auto isConst = [](Value v, int64_t c) {
-      APInt value;
-      return matchPattern(v, m_ConstantInt(&value)) && value == c;
-    };
+    auto isConst = isConstantInt;
     auto shift = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
     if (!shift || !shift->hasOneUse() || !isConst(shift.getRhs(), 31))
       return std::nullopt;
@@ -758,17 +768,7 @@ struct KernelBuilder {
     auto mul = product.getDefiningOp<arith::MulIOp>();
     if (!mul || !mul->hasOneUse())
       return std::nullopt;
-    // Each factor: a sign-extended i32, or an i64 constant in the i32 range
-    // (a per-tensor multiplier).
-    auto factor = [&](Value v) -> Value {
-      if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
-        return ext.getIn().getType().isInteger(32) ? ext.getIn() : Value();
-      APInt value;
-      if (matchPattern(v, m_ConstantInt(&value)) && value.isSignedIntN(32))
-        return v;
-      return Value();
-    };
-    Value lhs = factor(mul.getLhs()), rhs = factor(mul.getRhs());
+    Value lhs = i32Factor(mul.getLhs()), rhs = i32Factor(mul.getRhs());
     if (!lhs || !rhs)
       return std::nullopt;
     return std::make_pair(lhs, rhs);
@@ -793,10 +793,7 @@ struct KernelBuilder {
     if (!trunc || !trunc.getType().isInteger(32) ||
         !trunc.getIn().getType().isInteger(64))
       return std::nullopt;
-    auto isConst = [](Value v, int64_t c) {
-      APInt value;
-      return matchPattern(v, m_ConstantInt(&value)) && value == c;
-    };
+    auto isConst = isConstantInt;
     RoundedProduct r;
     auto minOp = trunc.getIn().getDefiningOp<arith::MinSIOp>();
     if (!minOp || !minOp->hasOneUse() ||
@@ -847,16 +844,8 @@ struct KernelBuilder {
     } else if (!isConst(round, int64_t(1) << (30 + r.constantShift))) {
       return std::nullopt;
     }
-    auto factor = [&](Value v) -> Value {
-      if (auto ext = v.getDefiningOp<arith::ExtSIOp>())
-        return ext.getIn().getType().isInteger(32) ? ext.getIn() : Value();
-      APInt value;
-      if (matchPattern(v, m_ConstantInt(&value)) && value.isSignedIntN(32))
-        return v;
-      return Value();
-    };
-    r.a = factor(mul.getLhs());
-    r.b = factor(mul.getRhs());
+    r.a = i32Factor(mul.getLhs());
+    r.b = i32Factor(mul.getRhs());
     if (!r.a || !r.b)
       return std::nullopt;
     // The shift sum may have other users (the rounding term's subi is one);
@@ -1033,11 +1022,10 @@ struct KernelBuilder {
         tile(b2, nIv, ohIv, idx(b2, mainW), s.ow - mainW);
     };
     // A thread team costs microseconds to wake and join: small kernels run
-    // on the calling thread.
-    // (A depthwise output channel reads one input channel: s.op = cp * mult;
-    // its multiply-adds run about 8x slower than a GEMM's, so they count 8.)
-    int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw *
-                   (s.isDepthwise() ? kDepthwiseWorkFactor : s.cp);
+    // on the calling thread. (Only depthwise kernels loop by rows: an
+    // output channel reads one input channel, s.op = cp * mult.)
+    int64_t work =
+        s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
     if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
       scf::ParallelOp::create(
           b, loc, ValueRange{idx(b, 0), idx(b, 0)},
