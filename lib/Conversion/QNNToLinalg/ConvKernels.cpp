@@ -974,6 +974,20 @@ struct KernelBuilder {
   Value idx(OpBuilder &ob, int64_t v) {
     return arith::ConstantIndexOp::create(ob, loc, v);
   }
+
+  /// One scf.parallel over (image n, i in [0, count)) calling
+  /// `body(builder, n, i)`: the kernels' multi-threaded loops (each
+  /// iteration writes its own output rows or pixel tiles).
+  void parallelOverImages(
+      OpBuilder &ob, int64_t count,
+      function_ref<void(OpBuilder &, Value, Value)> body) {
+    scf::ParallelOp::create(ob, loc, ValueRange{idx(ob, 0), idx(ob, 0)},
+                            ValueRange{idx(ob, s.n), idx(ob, count)},
+                            ValueRange{idx(ob, 1), idx(ob, 1)},
+                            [&](OpBuilder &pb, Location, ValueRange ivs) {
+                              body(pb, ivs[0], ivs[1]);
+                            });
+  }
   Value add(OpBuilder &ob, Value a, int64_t v) {
     return v == 0 ? a : arith::AddIOp::create(ob, loc, a, idx(ob, v));
   }
@@ -1027,13 +1041,7 @@ struct KernelBuilder {
     int64_t work =
         s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
     if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
-      scf::ParallelOp::create(
-          b, loc, ValueRange{idx(b, 0), idx(b, 0)},
-          ValueRange{idx(b, s.n), idx(b, s.oh)},
-          ValueRange{idx(b, 1), idx(b, 1)},
-          [&](OpBuilder &pb, Location, ValueRange ivs) {
-            row(pb, ivs[0], ivs[1]);
-          });
+      parallelOverImages(b, s.oh, row);
       return;
     }
     forLoop(b, 0, s.n, 1, [&](OpBuilder &b1, Value nIv) {
@@ -1084,13 +1092,9 @@ struct KernelBuilder {
     };
     int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
     if (parallel && s.n * full > 1 && work >= parallelMinWork) {
-      scf::ParallelOp::create(
-          b, loc, ValueRange{idx(b, 0), idx(b, 0)},
-          ValueRange{idx(b, s.n), idx(b, full)},
-          ValueRange{idx(b, 1), idx(b, 1)},
-          [&](OpBuilder &pb, Location, ValueRange ivs) {
-            emitTile(pb, ivs[0], mul(pb, ivs[1], rowsPerTile), rowsPerTile);
-          });
+      parallelOverImages(b, full, [&](OpBuilder &pb, Value nIv, Value t) {
+        emitTile(pb, nIv, mul(pb, t, rowsPerTile), rowsPerTile);
+      });
       if (rest)
         forLoop(b, 0, s.n,
                 [&](OpBuilder &lb, Value nIv) { emitRest(lb, nIv); });
@@ -1480,13 +1484,10 @@ struct KernelBuilder {
         return arith::SelectOp::create(rb, loc, before, oh, add(rb, oh, skip));
       };
       if (parallel && s.n * count > 1 && work >= parallelMinWork) {
-        scf::ParallelOp::create(
-            ob, loc, ValueRange{idx(ob, 0), idx(ob, 0)},
-            ValueRange{idx(ob, s.n), idx(ob, count)},
-            ValueRange{idx(ob, 1), idx(ob, 1)},
-            [&](OpBuilder &pb, Location, ValueRange ivs) {
-              row(pb, ivs[0], rowOf(pb, ivs[1]));
-            });
+        parallelOverImages(ob, count,
+                           [&](OpBuilder &pb, Value nIv, Value i) {
+                             row(pb, nIv, rowOf(pb, i));
+                           });
         return;
       }
       forLoop(ob, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
