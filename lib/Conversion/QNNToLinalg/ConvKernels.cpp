@@ -635,11 +635,66 @@ struct KernelBuilder {
   /// Applies the epilogue function to the accumulator vector `acc` of the
   /// output channels [ch, ch + lanes): its operations, on vectors of
   /// `lanes` elements, with the per-channel constants loaded at `ch`.
+  /// The epilogue's bias add: when its accumulator argument has one user,
+  /// an addi with a per-channel argument or a constant, that addi. The
+  /// kernels add the bias to the accumulators' initial values instead (once
+  /// per channel block rather than once per output vector), and
+  /// applyEpilogue then starts after it.
+  arith::AddIOp leadingBiasAdd() {
+    if (!epilogue)
+      return {};
+    Block &body = epilogue.getBody().front();
+    Value acc = body.getArgument(0);
+    if (!acc.hasOneUse())
+      return {};
+    auto add = dyn_cast<arith::AddIOp>(*acc.getUsers().begin());
+    if (!add)
+      return {};
+    Value other = add.getLhs() == acc ? add.getRhs() : add.getLhs();
+    if (other == acc)
+      return {};
+    auto arg = dyn_cast<BlockArgument>(other);
+    if (arg ? arg.getOwner() != &body : !matchPattern(other, m_Constant()))
+      return {};
+    return add;
+  }
+
+  /// The initial accumulator of the output channels [ch, ch + lanes):
+  /// `base` (zero, or the VNNI correction terms) plus the epilogue's
+  /// leading bias, if any.
+  Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
+    arith::AddIOp add = leadingBiasAdd();
+    if (!add)
+      return base;
+    Block &body = epilogue.getBody().front();
+    Value other = add.getLhs() == body.getArgument(0) ? add.getRhs()
+                                                      : add.getLhs();
+    auto type = cast<VectorType>(base.getType());
+    Value bias;
+    if (auto arg = dyn_cast<BlockArgument>(other)) {
+      bias = vector::LoadOp::create(ob, loc, type,
+                                    channelArgs[arg.getArgNumber() - 1], ch);
+    } else {
+      APInt value;
+      if (!matchPattern(other, m_ConstantInt(&value)))
+        return base;
+      bias = arith::ConstantOp::create(
+          ob, loc,
+          DenseElementsAttr::get(type, ob.getIntegerAttr(type.getElementType(),
+                                                         value)));
+    }
+    return arith::AddIOp::create(ob, loc, base, bias);
+  }
+
   Value applyEpilogue(OpBuilder &ob, Value acc, Value ch) {
     int64_t lanes = s.lanes();
     Block &body = epilogue.getBody().front();
     IRMapping mapping;
     mapping.map(body.getArgument(0), acc);
+    // The bias is already in the accumulator (initialAccumulator).
+    arith::AddIOp biasAdd = leadingBiasAdd();
+    if (biasAdd)
+      mapping.map(biasAdd.getResult(), acc);
     for (auto [i, arg] : llvm::enumerate(channelArgs)) {
       Type elem = cast<MemRefType>(arg.getType()).getElementType();
       mapping.map(body.getArgument(i + 1),
@@ -654,6 +709,7 @@ struct KernelBuilder {
     // sext(b) + 2^(30 + r)) >> (31 + r))), likewise (roundedProduct).
     DenseMap<Operation *, std::pair<Value, Value>> highMuls;
     DenseMap<Operation *, RoundedProduct> roundedMuls;
+    DenseMap<Operation *, RoundedProduct> doubleMuls;
     DenseSet<Operation *> folded;
     for (Operation &op : body.without_terminator()) {
       if (auto operands = matchHighHalfProduct(op)) {
@@ -669,15 +725,28 @@ struct KernelBuilder {
         roundedMuls[&op] = *rounded;
         for (Operation *inner : rounded->ops)
           folded.insert(inner);
+      } else if (auto twice = matchDoubleRoundedProduct(op)) {
+        doubleMuls[&op] = *twice;
+        for (Operation *inner : twice->ops)
+          folded.insert(inner);
       }
     }
     for (Operation &op : body.without_terminator()) {
-      if (folded.contains(&op))
+      if (folded.contains(&op) || &op == biasAdd.getOperation())
         continue;
       if (auto it = highMuls.find(&op); it != highMuls.end()) {
         mapping.map(op.getResult(0),
                     highHalfProduct(ob, mapping.lookup(it->second.first),
                                     mapping.lookup(it->second.second)));
+        continue;
+      }
+      if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
+        const RoundedProduct &r = it->second;
+        mapping.map(op.getResult(0),
+                    doubleRoundedProduct(
+                        ob, mapping.lookup(r.a), mapping.lookup(r.b),
+                        r.shift ? mapping.lookup(r.shift) : Value(),
+                        r.constantShift));
         continue;
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
@@ -852,6 +921,141 @@ struct KernelBuilder {
     // it stays cloned, unused ones are dead code for LLVM.
     r.ops.append({mul, add, shr, maxOp, minOp});
     return r;
+  }
+
+  /// Matches TFLite's double-rounding multiply in the one-shift form of
+  /// emitMultiplyByQuantizedMultiplier without a left shift:
+  /// trunci(shrsi(subi(addi(P, R), select(cmpi slt P, -2^30; C; 0)), T))
+  /// with P = muli(sext a, b), T = addi(sext e, 31), R = ori(shli(1,
+  /// addi(sext e, 30)), 2^30) and C = shli(minui(sext e, 1), 31) for an
+  /// i32 value e, or R, C and T the constants of one e in [0, 31]. P is
+  /// used by the compare and the add only; the other intermediates once.
+  static std::optional<RoundedProduct>
+  matchDoubleRoundedProduct(Operation &op) {
+    auto trunc = dyn_cast<arith::TruncIOp>(op);
+    if (!trunc || !trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return std::nullopt;
+    auto isConst = isConstantInt;
+    auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+    if (!shr || !shr->hasOneUse())
+      return std::nullopt;
+    auto sub = shr.getLhs().getDefiningOp<arith::SubIOp>();
+    if (!sub || !sub->hasOneUse())
+      return std::nullopt;
+    auto add = sub.getLhs().getDefiningOp<arith::AddIOp>();
+    auto select = sub.getRhs().getDefiningOp<arith::SelectOp>();
+    if (!add || !add->hasOneUse() || !select || !select->hasOneUse() ||
+        !isConst(select.getFalseValue(), 0))
+      return std::nullopt;
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!cmp || !cmp->hasOneUse() ||
+        cmp.getPredicate() != arith::CmpIPredicate::slt ||
+        !isConst(cmp.getRhs(), -(int64_t(1) << 30)))
+      return std::nullopt;
+    Value product = cmp.getLhs();
+    Value round = add.getRhs();
+    if (add.getLhs() != product) {
+      if (add.getRhs() != product)
+        return std::nullopt;
+      round = add.getLhs();
+    }
+    auto mul = product.getDefiningOp<arith::MulIOp>();
+    if (!mul || !llvm::hasNItems(product.getUses(), 2))
+      return std::nullopt;
+    RoundedProduct r;
+    r.a = i32Factor(mul.getLhs());
+    r.b = i32Factor(mul.getRhs());
+    if (!r.a || !r.b)
+      return std::nullopt;
+    Value correction = select.getTrueValue();
+    APInt constTotal;
+    if (matchPattern(shr.getRhs(), m_ConstantInt(&constTotal))) {
+      int64_t e = constTotal.getSExtValue() - 31;
+      if (e < 0 || e > 31 ||
+          !isConst(round, (int64_t(1) << (30 + e)) | (int64_t(1) << 30)) ||
+          !isConst(correction, e ? int64_t(1) << 31 : 0))
+        return std::nullopt;
+      r.constantShift = e;
+      r.ops = {mul, cmp, select, add, sub, shr};
+      return r;
+    }
+    // Per-channel e: every term must be the expected function of it.
+    auto total = shr.getRhs().getDefiningOp<arith::AddIOp>();
+    if (!total || !isConst(total.getRhs(), 31))
+      return std::nullopt;
+    Value e64 = total.getLhs();
+    auto ext = e64.getDefiningOp<arith::ExtSIOp>();
+    if (!ext || !ext.getIn().getType().isInteger(32))
+      return std::nullopt;
+    auto orOp = round.getDefiningOp<arith::OrIOp>();
+    if (!orOp || !isConst(orOp.getRhs(), int64_t(1) << 30))
+      return std::nullopt;
+    auto pow = orOp.getLhs().getDefiningOp<arith::ShLIOp>();
+    if (!pow || !isConst(pow.getLhs(), 1))
+      return std::nullopt;
+    auto exp = pow.getRhs().getDefiningOp<arith::AddIOp>();
+    if (!exp || exp.getLhs() != e64 || !isConst(exp.getRhs(), 30))
+      return std::nullopt;
+    auto corrShl = correction.getDefiningOp<arith::ShLIOp>();
+    if (!corrShl || !isConst(corrShl.getRhs(), 31))
+      return std::nullopt;
+    auto minOp = corrShl.getLhs().getDefiningOp<arith::MinUIOp>();
+    if (!minOp || minOp.getLhs() != e64 || !isConst(minOp.getRhs(), 1))
+      return std::nullopt;
+    r.shift = ext.getIn();
+    // The terms of e stay cloned (their other users, if any, need them;
+    // unused ones are dead code for LLVM).
+    r.ops = {mul, cmp, select, add, sub, shr};
+    return r;
+  }
+
+  /// The double-rounding multiply of matchDoubleRoundedProduct per lane of
+  /// the i32 vectors a and b with right shifts e (i32 lanes, or
+  /// `constantShift`), like roundedProduct: even lanes from the low halves
+  /// of the 64-bit lanes, shifted right by 31 + e; odd lanes from the high
+  /// halves, shifted right by e and left by 1 so that the result lies in
+  /// the high half. In each half: p + R - (p < -2^30 ? C : 0) with R =
+  /// 2^(30+e) | 2^30 and C = min(e, 1) << 31 (a compare into a mask and a
+  /// masked subtract on x86).
+  Value doubleRoundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
+                             int64_t constantShift) {
+    int64_t n = s.lanes();
+    Type i64 = ob.getI64Type();
+    auto pairs = VectorType::get({n / 2}, i64);
+    auto wideType = VectorType::get({n}, ob.getI32Type());
+    auto splat = [&](int64_t v) {
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+    };
+    auto [even, odd] = evenOddProducts(ob, a, b);
+    Value eEven, eOdd;
+    if (shift) {
+      Value eq = vector::BitCastOp::create(ob, loc, pairs, shift);
+      eEven = arith::AndIOp::create(ob, loc, eq, splat(0xffffffffLL));
+      eOdd = arith::ShRUIOp::create(ob, loc, eq, splat(32));
+    } else {
+      eEven = eOdd = splat(constantShift);
+    }
+    Value half = splat(int64_t(1) << 30), one = splat(1);
+    auto nudged = [&](Value p, Value e) -> Value {
+      Value round = arith::OrIOp::create(
+          ob, loc, arith::ShLIOp::create(ob, loc, half, e), half);
+      Value correction = arith::ShLIOp::create(
+          ob, loc, arith::MinUIOp::create(ob, loc, e, one), splat(31));
+      Value negative = arith::CmpIOp::create(
+          ob, loc, arith::CmpIPredicate::slt, p, splat(-(int64_t(1) << 30)));
+      return arith::SubIOp::create(
+          ob, loc, arith::AddIOp::create(ob, loc, p, round),
+          arith::SelectOp::create(ob, loc, negative, correction, splat(0)));
+    };
+    even = arith::ShRSIOp::create(
+        ob, loc, nudged(even, eEven),
+        arith::AddIOp::create(ob, loc, eEven, splat(31)));
+    odd = arith::ShLIOp::create(
+        ob, loc,
+        arith::ShRSIOp::create(ob, loc, nudged(odd, eOdd), eOdd), one);
+    return blendEvenOdd(ob, wideType, even, odd);
   }
 
   /// The single-rounding multiply of matchRoundedProduct per lane of the
@@ -1238,7 +1442,18 @@ struct KernelBuilder {
                 bb, loc,
                 DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
             int64_t nAcc = rows * nr + (rowSum ? rows : 0);
+            // The accumulators start at the VNNI correction terms plus the
+            // epilogue's bias (row sums at zero).
             SmallVector<Value> init(nAcc, zero);
+            for (int64_t j = 0; j < nr; ++j) {
+              Value ch = mul(bb, add(bb, b0, j), lanes);
+              Value base = zero;
+              if (s.flavor == KernelFlavor::VNNI)
+                base = vector::LoadOp::create(bb, loc, accType, corr, ch);
+              base = initialAccumulator(bb, base, ch);
+              for (int64_t r = 0; r < rows; ++r)
+                init[r * nr + j] = base;
+            }
             SmallVector<Value> ihBase, iwBase;
             for (int64_t r = 0; r < rows; ++r) {
               ihBase.push_back(mul(bb, ohs[r], s.sh));
@@ -1295,10 +1510,6 @@ struct KernelBuilder {
               for (int64_t j = 0; j < nr; ++j) {
                 Value ch = mul(bb, add(bb, b0, j), lanes);
                 Value v = accs[r * nr + j];
-                if (s.flavor == KernelFlavor::VNNI) {
-                  Value cv = vector::LoadOp::create(bb, loc, accType, corr, ch);
-                  v = arith::AddIOp::create(bb, loc, v, cv);
-                }
                 if (rowSum)
                   v = arith::AddIOp::create(
                       bb, loc, v,
@@ -1361,15 +1572,20 @@ struct KernelBuilder {
                 ValueRange{},
                 [&](OpBuilder &bb, Location, Value cb, ValueRange) {
                   Value c0 = mul(bb, cb, 16);
-                  Value zero = arith::ConstantOp::create(
-                      bb, loc,
-                      DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
                   Value zpLanes =
                       s.inH ? vector::LoadOp::create(bb, loc, accType, corr,
                                                      idx(bb, s.op))
                                   .getResult()
                             : Value();
-                  SmallVector<Value> init(rows, zero);
+                  // The accumulators start at the correction terms plus the
+                  // epilogue's bias (with an epilogue, multiplier 1: channel
+                  // c0 is also the output channel of its constants).
+                  Value ch = arith::AddIOp::create(bb, loc,
+                                                   mul(bb, jIv, s.cp), c0);
+                  Value cv = initialAccumulator(
+                      bb, vector::LoadOp::create(bb, loc, accType, corr, ch),
+                      c0);
+                  SmallVector<Value> init(rows, cv);
                   Value ihBase = mul(bb, ohIv, s.sh);
                   Value iwBase = mul(bb, ow0, s.sw);
                   // Column offsets (from iwBase) of each (pixel, tap).
@@ -1403,13 +1619,8 @@ struct KernelBuilder {
                                            taps[k]);
                         return next;
                       });
-                  Value ch = arith::AddIOp::create(bb, loc,
-                                                   mul(bb, jIv, s.cp), c0);
-                  Value cv = vector::LoadOp::create(bb, loc, accType, corr, ch);
                   for (int64_t r = 0; r < rows; ++r) {
-                    Value v = arith::AddIOp::create(bb, loc, accs[r], cv);
-                    // With an epilogue (multiplier 1) channel c0 is also
-                    // the output channel of the per-channel constants.
+                    Value v = accs[r];
                     if (epilogue)
                       v = applyEpilogue(bb, v, c0);
                     vector::StoreOp::create(
@@ -1565,7 +1776,10 @@ struct KernelBuilder {
                       bb, loc,
                       DenseElementsAttr::get(accType,
                                              bb.getI32IntegerAttr(s.izp)));
-                  SmallVector<Value> init(rows, zero);
+                  // With an epilogue (multiplier 1) channel c0 is also the
+                  // output channel of its constants.
+                  SmallVector<Value> init(rows,
+                                          initialAccumulator(bb, zero, c0));
                   Value ihBase = mul(bb, ohIv, s.sh);
                   SmallVector<Value> iwBase;
                   for (int64_t r = 0; r < rows; ++r)

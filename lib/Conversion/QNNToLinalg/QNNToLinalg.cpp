@@ -94,22 +94,48 @@ Value lowering::emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
 /// gemmlowp's SaturatingRoundingDoublingHighMul followed by
 /// RoundingDivideByPOT, i.e. TFLite's MultiplyByQuantizedMultiplier.
 /// `x`: i32; `multiplier`: i64 in [0, 2^31); `leftShift`: i32;
-/// `rightShift`: i64. The saturating case INT32_MIN * INT32_MIN cannot
-/// occur because multipliers are non-negative, so the high half is an i32
-/// and RoundingDivideByPOT runs on 32-bit lanes (the same integers as
-/// QuantMath's 64-bit computation: its intermediate values fit in i32).
+/// `rightShift` e: i64 in [0, 31]. The two roundings are one shift of the
+/// 64-bit product p = (x << leftShift) * multiplier (docs/Arithmetic.md,
+/// "Double rounding as one shift"):
+///
+///   f = (p + 2^30 + [e >= 1] 2^(30+e) - [e >= 1][p < -2^30] 2^31) >> (31+e)
+///
+/// exactly the integers of QuantMath's two-step computation for every x
+/// (the saturating case INT32_MIN * INT32_MIN cannot occur because
+/// multipliers are non-negative). The rounding term is
+/// (1 << (30 + e)) | (1 << 30) and the correction min(e, 1) << 31; with a
+/// constant e they fold, and with e = 0 the form is the rounding doubling
+/// high multiply alone. Kernel epilogues compute it on even and odd i32
+/// lanes (ConvKernels.cpp, doubleRoundedProduct).
 Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
                                                   Value x, Value multiplier,
                                                   Value leftShift,
                                                   Value rightShift) {
-  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Type i64 = b.getI64Type();
   Value shifted = arith::ShLIOp::create(b, loc, x, leftShift);
-  Value high = arith::TruncIOp::create(
-      b, loc, i32,
-      emitRoundingDoublingHighMul(
-          b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier));
-  return emitRoundingDivideByPOT(
-      b, loc, high, arith::TruncIOp::create(b, loc, i32, rightShift));
+  Value product = arith::MulIOp::create(
+      b, loc, arith::ExtSIOp::create(b, loc, i64, shifted), multiplier);
+  Value c30 = intConst(b, loc, i64, 30), c31 = intConst(b, loc, i64, 31);
+  Value half = intConst(b, loc, i64, 1LL << 30);
+  Value one = intConst(b, loc, i64, 1);
+  Value round = arith::OrIOp::create(
+      b, loc,
+      arith::ShLIOp::create(b, loc, one,
+                            arith::AddIOp::create(b, loc, rightShift, c30)),
+      half);
+  Value correction = arith::ShLIOp::create(
+      b, loc, arith::MinUIOp::create(b, loc, rightShift, one), c31);
+  Value negative =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, product,
+                            intConst(b, loc, i64, -(1LL << 30)));
+  Value sum = arith::SubIOp::create(
+      b, loc, arith::AddIOp::create(b, loc, product, round),
+      arith::SelectOp::create(b, loc, negative, correction,
+                              intConst(b, loc, i64, 0)));
+  return arith::TruncIOp::create(
+      b, loc, b.getI32Type(),
+      arith::ShRSIOp::create(b, loc, sum,
+                             arith::AddIOp::create(b, loc, rightShift, c31)));
 }
 
 Value lowering::saturateToI32(OpBuilder &b, Location loc, Value v) {

@@ -119,7 +119,35 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
 // CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[M:.*]]: i32) -> i8
 // CHECK: arith.extsi %[[M]] : i32 to i64
-// CHECK: arith.shrsi %{{.*}}, %c3_i32{{(_[0-9]+)?}} : i32
+// The double rounding (gemmlowp's high multiply, then a rounding divide by
+// 2^3) is one shift of the 64-bit product by 31 + 3, after adding 2^30 +
+// 2^33 and subtracting 2^31 from products below -2^30
+// (emitMultiplyByQuantizedMultiplier).
+// CHECK: %[[P:.*]] = arith.muli %{{.*}}, %{{.*}} : i64
+// CHECK: arith.cmpi slt, %[[P]], %c-1073741824_i64 : i64
+// CHECK: arith.select %{{.*}}, %c2147483648_i64, %c0_i64 : i64
+// CHECK: arith.addi %[[P]], %c9663676416_i64 : i64
+// CHECK: arith.subi
+// CHECK: arith.shrsi %{{.*}}, %c34_i64{{(_[0-9]+)?}} : i64
+// CHECK-NOT: arith.cmpi sgt
+// The kernel computes it on even and odd lanes: a compare and select per
+// half, the even half shifted by 34, the odd one by 3 and left by 1, one
+// blend; no 32-bit rounding divide remains.
+// BODY-LABEL: func.func @uniform_shifts
+// BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY: %[[PE:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[PO:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.cmpi slt, %[[PE]], %{{.*}} : vector<4xi64>
+// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi64>
+// BODY: arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.cmpi slt, %[[PO]], %{{.*}} : vector<4xi64>
+// BODY: arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// BODY-NOT: arith.cmpi sgt
+// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<8xi8>
 func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>

@@ -359,6 +359,40 @@ def case_requantize(rule, out_t, in_t="i32"):
          shape, out_t, res)
 
 
+def case_requantize_shifts(rule, out_t):
+    """Per-channel requantize over the whole range of right shifts: 0
+    (ratios in [0.5, 1)), 1, 4 with a multiplier of exactly 2^30 (ties),
+    11, 20, 29, a left shift (1.75), and i32 input values at both ends of
+    the range, around ties and around -2^30 / M (where the double rounding's
+    one-shift form switches its correction on)."""
+    rng = Rng(13)
+    scales = [0.75, 0.5, 2.0 ** -4, 0.00036, 3.0 / 7.0, 1.75,
+              1.5e-6, 2.5e-9]
+    C = len(scales)
+    special = [0, 1, -1, 2, -2, 3, -3, 7, -7, 8, -8, 9, -9, 15, -15, 16,
+               -16, 17, -17, 24, -24, (1 << 31) - 1, -(1 << 31),
+               (1 << 31) - 2, -(1 << 31) + 1, 1 << 30, -(1 << 30),
+               (1 << 30) + 1, -(1 << 30) - 1, 123456789, -123456789,
+               1 << 20, -(1 << 20), 999, -999, 536870912, -536870913]
+    # Every special value in every channel, then random values.
+    vals = [v for v in special for _ in range(C)]
+    vals += rng.ints(C * 12, -(1 << 31), (1 << 31) - 1)
+    vals += rng.ints(C * 12, -5000, 5000)
+    res = [requantize(vals[i], scales[i % C], 0, f32(1.0), 0, out_t, rule)
+           for i in range(len(vals))]
+    shape = [len(vals) // C, C]
+    body = [
+        ("%%y = qnn.requantize %%x {axis = 1 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = %s : f32, "
+         "output_zero_point = 0 : i32, rounding = #qnn.rounding<%s>} : %s -> %s") % (
+            ", ".join(map(fmt_f, scales)), fmt_f(f32(1.0)), rule,
+            ttype(shape, "i32"), ttype(shape, out_t)),
+        "return %%y : %s" % ttype(shape, out_t),
+    ]
+    emit([("x", shape, "i32", vals)], [l.replace("%%", "%") for l in body],
+         shape, out_t, res)
+
+
 def case_requantize_per_tensor(rule):
     rng = Rng(9)
     vals = [0, 1, -1, 7, -7, 8, -8, 23, -23, 24, -24, 25, -25]
@@ -702,6 +736,8 @@ CASES = {
     "requantize_tonearest_u8": lambda: case_requantize("tonearest", "ui8"),
     "requantize_tflite_from_u8": lambda: case_requantize("tflite", "i8", "ui8"),
     "requantize_tensor_tflite": lambda: case_requantize_per_tensor("tflite"),
+    "requantize_shifts_tflite_i32": lambda: case_requantize_shifts("tflite", "i32"),
+    "requantize_shifts_tflite_i8": lambda: case_requantize_shifts("tflite", "i8"),
     "requantize_tensor_upward": lambda: case_requantize_per_tensor("upward"),
     "requantize_tensor_tonearest": lambda: case_requantize_per_tensor("tonearest"),
     "requantize_tflite_single_i8": lambda: case_requantize("tflite_single", "i8"),
