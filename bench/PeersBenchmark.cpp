@@ -9,6 +9,9 @@
 // pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set to the
 // same value (scripts/bench.sh does).
 //
+// QNN_BENCH_ROUNDING=single: the layers requantize with TFLite 2.x's single
+// rounding (the TFLite importer's default) instead of gemmlowp's double one.
+//
 // QNN_BENCH_DUMP_LAYERS=DIR writes the qnn-mlir programs instead of running
 // (DIR/<layer>.mlir and DIR/mobilenet_v1_convs.mlir, the 27 layers chained),
 // so that they can be compiled ahead of time for another machine; built with

@@ -29,6 +29,15 @@ static std::string hexBytes(const std::vector<uint8_t> &bytes) {
   return s + "\"";
 }
 
+/// The requantize rule of the layers: QNN_BENCH_ROUNDING=single gives
+/// TFLite 2.x's single rounding (`tflite_single`, what the TFLite importer
+/// emits by default), anything else gemmlowp's double rounding (`tflite`,
+/// TFLite Micro's, the default here and in the earlier tables).
+static const char *benchRounding() {
+  const char *env = std::getenv("QNN_BENCH_ROUNDING");
+  return env && std::string(env) == "single" ? "tflite_single" : "tflite";
+}
+
 std::string qnn::bench::layerProgram(const ConvLayer &l) {
   int64_t groups = l.depthwise ? l.inC : 1;
   int64_t perGroupIn = l.depthwise ? 1 : l.inC;
@@ -83,7 +92,8 @@ std::string qnn::bench::layerProgram(const ConvLayer &l) {
      << "  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: "
      << requantScales
      << ">, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, "
-     << "output_zero_point = -128 : i32} : tensor<" << shape
+     << "output_zero_point = -128 : i32, rounding = #qnn.rounding<"
+     << benchRounding() << ">} : tensor<" << shape
      << "xi32> -> tensor<" << shape << "xi8>\n"
      << "  return %y : tensor<" << shape << "xi8>\n}\n";
   return s;
