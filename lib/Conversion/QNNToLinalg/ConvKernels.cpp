@@ -686,7 +686,210 @@ struct KernelBuilder {
     return arith::AddIOp::create(ob, loc, base, bias);
   }
 
-  Value applyEpilogue(OpBuilder &ob, Value acc, Value ch) {
+  /// The end of an epilogue that narrows its i32 value y to 8 bits:
+  /// trunc(clamp(y + zp, lo, hi)) with constants zp, lo and hi, as the
+  /// requantize lowering and canonicalization leave it (the clamp before
+  /// or after the add, max and min in either order).
+  struct NarrowingTail {
+    Value y;
+    int64_t zp = 0, lo = 0, hi = 0;
+    /// [lo, hi] within [-128, 127] (a signed pack), else within [0, 255].
+    bool isSigned = true;
+  };
+
+  /// The epilogue's narrowing tail, when packed stores can replace it: 16
+  /// lanes without emulation (the packs are AVX512BW instructions), the
+  /// bounds within one 8-bit range and |zp| <= 32512 (see packAndStore).
+  std::optional<NarrowingTail> narrowingTail() {
+    if (!epilogue || emulate || s.lanes() != 16)
+      return std::nullopt;
+    Block &body = epilogue.getBody().front();
+    auto constant = [](Value v) -> std::optional<int64_t> {
+      APInt value;
+      if (!matchPattern(v, m_ConstantInt(&value)))
+        return std::nullopt;
+      return value.getSExtValue();
+    };
+    // An 8-bit clamp after the narrowing (a tosa.clamp of the quantized
+    // values): signed or unsigned bounds, intersected with the tail's below.
+    Value result = body.getTerminator()->getOperand(0);
+    int64_t byteLo = -128, byteHi = 255;
+    std::optional<bool> byteSigned;
+    for (int i = 0; i < 2; ++i) {
+      Operation *def = result.getDefiningOp();
+      if (!def || !def->hasOneUse() || !def->getResult(0).getType().isInteger(8))
+        break;
+      bool isSigned = isa<arith::MaxSIOp, arith::MinSIOp>(def);
+      bool isUnsigned = isa<arith::MaxUIOp, arith::MinUIOp>(def);
+      if (!isSigned && !isUnsigned)
+        break;
+      if (byteSigned && *byteSigned != isSigned)
+        return std::nullopt;
+      byteSigned = isSigned;
+      auto k = constant(def->getOperand(1));
+      if (!k)
+        return std::nullopt;
+      int64_t c = isSigned ? *k : (*k & 0xff);
+      if (isa<arith::MaxSIOp, arith::MaxUIOp>(def))
+        byteLo = std::max(byteLo, c);
+      else
+        byteHi = std::min(byteHi, c);
+      result = def->getOperand(0);
+    }
+    auto trunc = result.getDefiningOp<arith::TruncIOp>();
+    if (!trunc || !trunc.getType().isInteger(8) ||
+        !trunc.getIn().getType().isInteger(32) ||
+        (result != body.getTerminator()->getOperand(0) && !trunc->hasOneUse()))
+      return std::nullopt;
+    // An addi of a constant, or v itself with 0.
+    auto addConst = [&](Value v, int64_t &c) -> Value {
+      c = 0;
+      auto add = v.getDefiningOp<arith::AddIOp>();
+      if (!add || !add->hasOneUse())
+        return v;
+      if (auto k = constant(add.getRhs())) {
+        c = *k;
+        return add.getLhs();
+      }
+      return v;
+    };
+    // A clamp: maxsi/minsi with constants in either order.
+    auto clamp = [&](Value v, int64_t &lo, int64_t &hi) -> Value {
+      lo = std::numeric_limits<int32_t>::min();
+      hi = std::numeric_limits<int32_t>::max();
+      bool sawMax = false, sawMin = false;
+      for (int i = 0; i < 2; ++i) {
+        Operation *def = v.getDefiningOp();
+        if (!def || !def->hasOneUse())
+          break;
+        if (auto mx = dyn_cast<arith::MaxSIOp>(def); mx && !sawMax) {
+          auto k = constant(mx.getRhs());
+          if (!k)
+            break;
+          lo = *k;
+          sawMax = true;
+          v = mx.getLhs();
+        } else if (auto mn = dyn_cast<arith::MinSIOp>(def); mn && !sawMin) {
+          auto k = constant(mn.getRhs());
+          if (!k)
+            break;
+          hi = *k;
+          sawMin = true;
+          v = mn.getLhs();
+        } else {
+          break;
+        }
+      }
+      return (sawMax && sawMin) ? v : Value();
+    };
+    NarrowingTail t;
+    int64_t after = 0, before = 0, lo, hi;
+    Value v = addConst(trunc.getIn(), after);
+    if (v != trunc.getIn() && !v.hasOneUse())
+      return std::nullopt;
+    v = clamp(v, lo, hi);
+    if (!v)
+      return std::nullopt;
+    Value y = addConst(v, before);
+    // trunc(clamp(y + before, lo, hi) + after)
+    //   = trunc(clamp(y + before + after, lo + after, hi + after)).
+    t.y = y;
+    t.zp = before + after;
+    t.lo = lo + after;
+    t.hi = hi + after;
+    if (t.lo > t.hi || std::abs(t.zp) > 32512)
+      return std::nullopt;
+    if (t.lo >= -128 && t.hi <= 127 && byteSigned != false)
+      t.isSigned = true;
+    else if (t.lo >= 0 && t.hi <= 255 && byteSigned != true)
+      t.isSigned = false;
+    else
+      return std::nullopt;
+    // The 8-bit clamp, in the same signedness: the values are already in
+    // [lo, hi] of that range, so the two clamps intersect.
+    if (byteSigned) {
+      t.lo = std::max(t.lo, byteLo);
+      t.hi = std::min(t.hi, byteHi);
+      if (t.lo > t.hi)
+        return std::nullopt;
+    }
+    if (!t.y.getType().isInteger(32))
+      return std::nullopt;
+    return t;
+  }
+
+  /// Narrows four i32 vectors of 16 lanes with `tail` and returns their 64
+  /// bytes in order (v0's 16, then v1's, ...): two vpackssdw (saturating to
+  /// i16), a saturating i16 add of the zero point, one vpacksswb or
+  /// vpackuswb, a byte clamp when [lo, hi] is narrower than the pack's
+  /// range, and one vpermd putting each vector's four dwords together (the
+  /// packs interleave 128-bit lanes). Exact: with |zp| <= 32512 every value
+  /// that saturates to i16 also lies outside [lo, hi] after adding zp.
+  Value packFour(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
+                 bool opaque = false) {
+    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
+    auto words = VectorType::get({32}, i16);
+    auto bytes = VectorType::get({64}, i8);
+    auto call = [&](StringRef name, Type type, ValueRange args) {
+      return LLVM::CallIntrinsicOp::create(ob, loc, type,
+                                           ob.getStringAttr(name), args)
+          .getResult(0);
+    };
+    Value zp = arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp)));
+    SmallVector<Value> halves;
+    for (int i = 0; i < 2; ++i) {
+      Value w = call("llvm.x86.avx512.packssdw.512", words,
+                     ValueRange{v[2 * i], v[2 * i + 1]});
+      if (tail.zp)
+        w = LLVM::SAddSat::create(ob, loc, w, zp);
+      halves.push_back(w);
+    }
+    Value packed = call(tail.isSigned ? "llvm.x86.avx512.packsswb.512"
+                                      : "llvm.x86.avx512.packuswb.512",
+                        bytes, halves);
+    int64_t rangeLo = tail.isSigned ? -128 : 0,
+            rangeHi = tail.isSigned ? 127 : 255;
+    auto byteSplat = [&](int64_t c) {
+      return arith::ConstantOp::create(
+          ob, loc,
+          DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, APInt(8, c))));
+    };
+    if (tail.lo > rangeLo)
+      packed = tail.isSigned
+                   ? arith::MaxSIOp::create(ob, loc, packed, byteSplat(tail.lo))
+                         .getResult()
+                   : arith::MaxUIOp::create(ob, loc, packed, byteSplat(tail.lo))
+                         .getResult();
+    if (tail.hi < rangeHi)
+      packed = tail.isSigned
+                   ? arith::MinSIOp::create(ob, loc, packed, byteSplat(tail.hi))
+                         .getResult()
+                   : arith::MinUIOp::create(ob, loc, packed, byteSplat(tail.hi))
+                         .getResult();
+    // Dword 4L + k holds v_k's channels [4L, 4L + 4): a 4x4 transpose, one
+    // vpermd (the intrinsic, so that LLVM does not fold it into each
+    // 16-byte extract of a depthwise kernel's stores).
+    auto dwords = VectorType::get({16}, i32);
+    Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
+    SmallVector<int32_t> order = {0, 4, 8, 12, 1, 5, 9, 13,
+                                  2, 6, 10, 14, 3, 7, 11, 15};
+    Value index = arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
+    d = call("llvm.x86.avx512.permvar.si.512", dwords, ValueRange{d, index});
+    if (opaque)
+      d = LLVM::InlineAsmOp::create(ob, loc, dwords, ValueRange{d},
+                                    /*asm_string=*/"", /*constraints=*/"=v,0",
+                                    /*has_side_effects=*/false,
+                                    /*is_align_stack=*/false,
+                                    LLVM::tailcallkind::TailCallKind::None,
+                                    LLVM::AsmDialectAttr(), ArrayAttr())
+              .getResult(0);
+    return vector::BitCastOp::create(ob, loc, bytes, d);
+  }
+
+  Value applyEpilogue(OpBuilder &ob, Value acc, Value ch,
+                      Value stopAt = Value()) {
     int64_t lanes = s.lanes();
     Block &body = epilogue.getBody().front();
     IRMapping mapping;
@@ -732,6 +935,8 @@ struct KernelBuilder {
       }
     }
     for (Operation &op : body.without_terminator()) {
+      if (stopAt && mapping.contains(stopAt))
+        break;
       if (folded.contains(&op) || &op == biasAdd.getOperation())
         continue;
       if (auto it = highMuls.find(&op); it != highMuls.end()) {
@@ -792,7 +997,8 @@ struct KernelBuilder {
       for (Value result : clone->getResults())
         result.setType(VectorType::get({lanes}, result.getType()));
     }
-    return mapping.lookup(body.getTerminator()->getOperand(0));
+    return mapping.lookup(stopAt ? stopAt
+                                 : body.getTerminator()->getOperand(0));
   }
 
   /// Whether `v` is the integer constant `c`.
@@ -1045,16 +1251,19 @@ struct KernelBuilder {
           ob, loc, arith::MinUIOp::create(ob, loc, e, one), splat(31));
       Value negative = arith::CmpIOp::create(
           ob, loc, arith::CmpIPredicate::slt, p, splat(-(int64_t(1) << 30)));
-      return arith::SubIOp::create(
-          ob, loc, arith::AddIOp::create(ob, loc, p, round),
-          arith::SelectOp::create(ob, loc, negative, correction, splat(0)));
+      Value corrected =
+          arith::SelectOp::create(ob, loc, negative, correction, splat(0));
+      Value rounded = arith::AddIOp::create(ob, loc, p, round);
+      return arith::SubIOp::create(ob, loc, rounded, corrected);
     };
-    even = arith::ShRSIOp::create(
-        ob, loc, nudged(even, eEven),
-        arith::AddIOp::create(ob, loc, eEven, splat(31)));
+    // One statement per op (the IR's order must not depend on the order in
+    // which the compiler evaluates arguments).
+    Value evenSum = nudged(even, eEven);
+    Value evenTotal = arith::AddIOp::create(ob, loc, eEven, splat(31));
+    even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
+    Value oddSum = nudged(odd, eOdd);
     odd = arith::ShLIOp::create(
-        ob, loc,
-        arith::ShRSIOp::create(ob, loc, nudged(odd, eOdd), eOdd), one);
+        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, eOdd), one);
     return blendEvenOdd(ob, wideType, even, odd);
   }
 
@@ -1506,6 +1715,23 @@ struct KernelBuilder {
               dSplat = arith::ConstantOp::create(
                   bb, loc,
                   DenseElementsAttr::get(accType, bb.getI32IntegerAttr(s.d)));
+            // Four channel blocks of a pixel narrow into one 64-byte store.
+            std::optional<NarrowingTail> tail = narrowingTail();
+            if (tail && nr == 4 && !rowSum) {
+              for (int64_t r = 0; r < rows; ++r) {
+                SmallVector<Value> vals;
+                for (int64_t j = 0; j < nr; ++j)
+                  vals.push_back(applyEpilogue(
+                      bb, accs[r * nr + j],
+                      mul(bb, add(bb, b0, j), lanes), tail->y));
+                Value packed = packFour(bb, vals, *tail);
+                Value ch = mul(bb, b0, lanes);
+                vector::StoreOp::create(bb, loc, packed, out,
+                                        ValueRange{nIv, ohs[r], ows[r], ch});
+              }
+              scf::YieldOp::create(bb, loc);
+              return;
+            }
             for (int64_t r = 0; r < rows; ++r) {
               for (int64_t j = 0; j < nr; ++j) {
                 Value ch = mul(bb, add(bb, b0, j), lanes);
@@ -1619,6 +1845,32 @@ struct KernelBuilder {
                                            taps[k]);
                         return next;
                       });
+                  // Four pixels narrow together (packFour), then four
+                  // 16-byte stores.
+                  std::optional<NarrowingTail> tail = narrowingTail();
+                  if (tail && rows % 4 == 0) {
+                    for (int64_t g = 0; g < rows; g += 4) {
+                      SmallVector<Value> vals;
+                      for (int64_t r = g; r < g + 4; ++r)
+                        vals.push_back(applyEpilogue(bb, accs[r], c0, tail->y));
+                      // Opaque: LLVM would otherwise fold the vpermd
+                      // into a permute per 16-byte extract (nine
+                      // shuffles instead of one).
+                      Value packed =
+                          packFour(bb, vals, *tail, /*opaque=*/true);
+                      for (int64_t k = 0; k < 4; ++k) {
+                        Value bytes = vector::ExtractStridedSliceOp::create(
+                            bb, loc, packed, ArrayRef<int64_t>{16 * k},
+                            ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1});
+                        Value ow = add(bb, ow0, g + k);
+                        vector::StoreOp::create(
+                            bb, loc, bytes, out,
+                            ValueRange{nIv, ohIv, ow, jIv, c0});
+                      }
+                    }
+                    scf::YieldOp::create(bb, loc);
+                    return;
+                  }
                   for (int64_t r = 0; r < rows; ++r) {
                     Value v = accs[r];
                     if (epilogue)

@@ -125,17 +125,18 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
       half);
   Value correction = arith::ShLIOp::create(
       b, loc, arith::MinUIOp::create(b, loc, rightShift, one), c31);
+  // One statement per op: the IR's order must not depend on the
+  // compiler's order of evaluating arguments.
   Value negative =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, product,
                             intConst(b, loc, i64, -(1LL << 30)));
-  Value sum = arith::SubIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, product, round),
-      arith::SelectOp::create(b, loc, negative, correction,
-                              intConst(b, loc, i64, 0)));
+  Value corrected = arith::SelectOp::create(b, loc, negative, correction,
+                                            intConst(b, loc, i64, 0));
+  Value rounded = arith::AddIOp::create(b, loc, product, round);
+  Value sum = arith::SubIOp::create(b, loc, rounded, corrected);
+  Value total = arith::AddIOp::create(b, loc, rightShift, c31);
   return arith::TruncIOp::create(
-      b, loc, b.getI32Type(),
-      arith::ShRSIOp::create(b, loc, sum,
-                             arith::AddIOp::create(b, loc, rightShift, c31)));
+      b, loc, b.getI32Type(), arith::ShRSIOp::create(b, loc, sum, total));
 }
 
 Value lowering::saturateToI32(OpBuilder &b, Location loc, Value v) {

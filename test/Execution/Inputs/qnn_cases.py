@@ -598,7 +598,7 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_random_conv(seed, wide=False, rule="tflite"):
+def case_random_conv(seed, wide=False, rule="tflite", packed=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
@@ -623,6 +623,12 @@ def case_random_conv(seed, wide=False, rule="tflite"):
         C = 16 * (1 + rng.next() % 2) if depthwise else 1 + rng.next() % 40
         mult = 1
         O = C if depthwise else 16 * (1 + rng.next() % 3)
+    if packed:
+        # Whole groups of four vectors for the kernels' packed 8-bit
+        # stores: 64 or 128 output channels (four channel blocks per
+        # pixel), depthwise rows of at least 8 pixels (tiles of 8 or 4).
+        O = C if depthwise else 64 * (1 + seed % 2)
+        W += 8
     groups = C if depthwise else 1
     pads = [rng.next() % (kh if kh > 1 else 1), rng.next() % (kw if kw > 1 else 1),
             rng.next() % kh, rng.next() % kw]
@@ -800,6 +806,10 @@ for _seed in range(1, 25):
         lambda s: lambda: case_random_conv(s, wide=True, rule="tflite_single"))(_seed)
     CASES["random_conv_onnx_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, wide=True, rule="onnx"))(_seed)
+    CASES["random_conv_packed_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(
+            s, wide=True, packed=True,
+            rule="tflite_single" if s % 3 == 0 else "tflite"))(_seed)
 
 if __name__ == "__main__":
     CASES[sys.argv[1]]()
