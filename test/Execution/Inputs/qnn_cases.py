@@ -598,7 +598,8 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_random_conv(seed, wide=False, rule="tflite", packed=False):
+def case_random_conv(seed, wide=False, rule="tflite", packed=False,
+                     small_c=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
@@ -623,6 +624,14 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False):
         C = 16 * (1 + rng.next() % 2) if depthwise else 1 + rng.next() % 40
         mult = 1
         O = C if depthwise else 16 * (1 + rng.next() % 3)
+    if small_c:
+        # 1-3 input channels (first convolutions: the kernels pad them to 4
+        # with vector code, 16 pixels at a time), rows of 5, 19 or 33
+        # pixels (partial tiles), dense.
+        depthwise, mult = False, 1
+        C = 1 + seed % 3
+        W = 5 + 14 * (seed % 3)
+        O = 1 + rng.next() % 40
     if packed:
         # Whole groups of four vectors for the kernels' packed 8-bit
         # stores: 64 or 128 output channels (four channel blocks per
@@ -806,6 +815,8 @@ for _seed in range(1, 25):
         lambda s: lambda: case_random_conv(s, wide=True, rule="tflite_single"))(_seed)
     CASES["random_conv_onnx_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, wide=True, rule="onnx"))(_seed)
+    CASES["random_conv_small_c_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(s, small_c=True))(_seed)
     CASES["random_conv_packed_%d" % _seed] = (
         lambda s: lambda: case_random_conv(
             s, wide=True, packed=True,
