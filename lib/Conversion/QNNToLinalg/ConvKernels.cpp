@@ -781,15 +781,28 @@ struct KernelBuilder {
     if (!epilogue || emulate || s.lanes() != 16)
       return std::nullopt;
     Block &body = epilogue.getBody().front();
+    Value terminal = body.getTerminator()->getOperand(0);
     auto constant = [](Value v) -> std::optional<int64_t> {
       APInt value;
       if (!matchPattern(v, m_ConstantInt(&value)))
         return std::nullopt;
       return value.getSExtValue();
     };
+    // A final sign flip (xor 0x80: the next kernel's VNNI input, fused
+    // into this epilogue) moves the values between the signed and the
+    // unsigned 8-bit range.
+    Value result = body.getTerminator()->getOperand(0);
+    bool flipped = false;
+    if (auto x = result.getDefiningOp<arith::XOrIOp>();
+        x && x.getType().isInteger(8) && x->hasOneUse()) {
+      auto k = constant(x.getRhs());
+      if (!k || (*k & 0xff) != 0x80)
+        return std::nullopt;
+      flipped = true;
+      result = x.getLhs();
+    }
     // An 8-bit clamp after the narrowing (a tosa.clamp of the quantized
     // values): signed or unsigned bounds, intersected with the tail's below.
-    Value result = body.getTerminator()->getOperand(0);
     int64_t byteLo = -128, byteHi = 255;
     std::optional<bool> byteSigned;
     for (int i = 0; i < 2; ++i) {
@@ -816,7 +829,7 @@ struct KernelBuilder {
     auto trunc = result.getDefiningOp<arith::TruncIOp>();
     if (!trunc || !trunc.getType().isInteger(8) ||
         !trunc.getIn().getType().isInteger(32) ||
-        (result != body.getTerminator()->getOperand(0) && !trunc->hasOneUse()))
+        (result != terminal && !trunc->hasOneUse()))
       return std::nullopt;
     // An addi of a constant, or v itself with 0.
     auto addConst = [&](Value v, int64_t &c) -> Value {
@@ -888,6 +901,18 @@ struct KernelBuilder {
       t.lo = std::max(t.lo, byteLo);
       t.hi = std::min(t.hi, byteHi);
       if (t.lo > t.hi)
+        return std::nullopt;
+    }
+    // xor 0x80 of a byte in the signed range is the value + 128 in the
+    // unsigned one, and of a byte in the unsigned range the value - 128 in
+    // the signed one.
+    if (flipped) {
+      int64_t shift = t.isSigned ? 128 : -128;
+      t.zp += shift;
+      t.lo += shift;
+      t.hi += shift;
+      t.isSigned = !t.isSigned;
+      if (std::abs(t.zp) > 32512)
         return std::nullopt;
     }
     if (!t.y.getType().isInteger(32))
