@@ -920,13 +920,14 @@ struct KernelBuilder {
     return t;
   }
 
-  /// Narrows four i32 vectors of 16 lanes with `tail` and returns their 64
-  /// bytes in order (v0's 16, then v1's, ...): two vpackssdw (saturating to
-  /// i16), a saturating i16 add of the zero point, one vpacksswb or
-  /// vpackuswb, a byte clamp when [lo, hi] is narrower than the pack's
-  /// range, and one vpermd putting each vector's four dwords together (the
-  /// packs interleave 128-bit lanes). Exact: with |zp| <= 32512 every value
-  /// that saturates to i16 also lies outside [lo, hi] after adding zp.
+  /// Narrows four (or two) i32 vectors of 16 lanes with `tail` and returns
+  /// their bytes in order (v0's 16, then v1's, ...; with two vectors, in the
+  /// low 32 of the 64 bytes): vpackssdw (saturating to i16), a saturating
+  /// i16 add of the zero point, one vpacksswb or vpackuswb, a byte clamp
+  /// when [lo, hi] is narrower than the pack's range, and one vpermd
+  /// putting each vector's four dwords together (the packs interleave
+  /// 128-bit lanes). Exact: with |zp| <= 32512 every value that saturates
+  /// to i16 also lies outside [lo, hi] after adding zp.
   Value packFour(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
                  bool opaque = false) {
     Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
@@ -939,14 +940,19 @@ struct KernelBuilder {
     };
     Value zp = arith::ConstantOp::create(
         ob, loc, DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp)));
+    assert((v.size() == 4 || v.size() == 2) && "packs four or two vectors");
     SmallVector<Value> halves;
-    for (int i = 0; i < 2; ++i) {
+    for (size_t i = 0; i < v.size() / 2; ++i) {
       Value w = call("llvm.x86.avx512.packssdw.512", words,
                      ValueRange{v[2 * i], v[2 * i + 1]});
       if (tail.zp)
         w = LLVM::SAddSat::create(ob, loc, w, zp);
       halves.push_back(w);
     }
+    // Two vectors: lane L of the bytes holds v0's and v1's channels
+    // [4L, 4L + 4) twice; the permutation below takes dwords 4L and 4L + 1.
+    if (halves.size() == 1)
+      halves.push_back(halves.front());
     Value packed = call(tail.isSigned ? "llvm.x86.avx512.packsswb.512"
                                       : "llvm.x86.avx512.packuswb.512",
                         bytes, halves);
@@ -1817,16 +1823,34 @@ struct KernelBuilder {
               dSplat = arith::ConstantOp::create(
                   bb, loc,
                   DenseElementsAttr::get(accType, bb.getI32IntegerAttr(s.d)));
-            // Four channel blocks of a pixel narrow into one 64-byte store.
+            // Four (two) channel blocks of a pixel narrow into one 64-byte
+            // (32-byte) store.
             std::optional<NarrowingTail> tail = narrowingTail();
-            if (tail && nr == 4 && !rowSum) {
+            // The accumulator of (pixel r, block j), with the row-sum term.
+            auto accumulator = [&](int64_t r, int64_t j) {
+              Value v = accs[r * nr + j];
+              if (rowSum)
+                v = arith::AddIOp::create(
+                    bb, loc, v,
+                    arith::MulIOp::create(bb, loc, accs[rows * nr + r],
+                                          dSplat));
+              return v;
+            };
+            if (tail && (nr == 4 || nr == 2)) {
               for (int64_t r = 0; r < rows; ++r) {
                 SmallVector<Value> vals;
-                for (int64_t j = 0; j < nr; ++j)
-                  vals.push_back(applyEpilogue(
-                      bb, accs[r * nr + j],
-                      mul(bb, add(bb, b0, j), lanes), tail->y));
-                Value packed = packFour(bb, vals, *tail);
+                for (int64_t j = 0; j < nr; ++j) {
+                  Value v = accumulator(r, j);
+                  Value ch = mul(bb, add(bb, b0, j), lanes);
+                  vals.push_back(applyEpilogue(bb, v, ch, tail->y));
+                }
+                // Two blocks: opaque, or LLVM splits the vpermd around the
+                // extract of the low half (four shuffles instead of one).
+                Value packed = packFour(bb, vals, *tail, /*opaque=*/nr == 2);
+                if (nr == 2)
+                  packed = vector::ExtractStridedSliceOp::create(
+                      bb, loc, packed, ArrayRef<int64_t>{0},
+                      ArrayRef<int64_t>{32}, ArrayRef<int64_t>{1});
                 Value ch = mul(bb, b0, lanes);
                 vector::StoreOp::create(bb, loc, packed, out,
                                         ValueRange{nIv, ohs[r], ows[r], ch});
@@ -1837,12 +1861,7 @@ struct KernelBuilder {
             for (int64_t r = 0; r < rows; ++r) {
               for (int64_t j = 0; j < nr; ++j) {
                 Value ch = mul(bb, add(bb, b0, j), lanes);
-                Value v = accs[r * nr + j];
-                if (rowSum)
-                  v = arith::AddIOp::create(
-                      bb, loc, v,
-                      arith::MulIOp::create(bb, loc, accs[rows * nr + r],
-                                            dSplat));
+                Value v = accumulator(r, j);
                 if (epilogue)
                   v = applyEpilogue(bb, v, ch);
                 vector::StoreOp::create(bb, loc, v, out,

@@ -633,10 +633,10 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
         W = 5 + 14 * (seed % 3)
         O = 1 + rng.next() % 40
     if packed:
-        # Whole groups of four vectors for the kernels' packed 8-bit
-        # stores: 64 or 128 output channels (four channel blocks per
-        # pixel), depthwise rows of at least 8 pixels (tiles of 8 or 4).
-        O = C if depthwise else 64 * (1 + seed % 2)
+        # Whole groups of vectors for the kernels' packed 8-bit stores:
+        # 32 to 128 output channels (two or four channel blocks per pixel),
+        # depthwise rows of at least 8 pixels (tiles of 8 or 4).
+        O = C if depthwise else 32 * (1 + seed % 4)
         W += 8
     groups = C if depthwise else 1
     pads = [rng.next() % (kh if kh > 1 else 1), rng.next() % (kw if kw > 1 else 1),
