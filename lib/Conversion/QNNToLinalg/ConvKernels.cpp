@@ -223,8 +223,8 @@ static Value expandToFourChannels(OpBuilder &b, Location loc, Value input,
   Type i8 = b.getI8Type();
   constexpr int64_t kPixels = 16;
   Value padByte = intConst(b, loc, i8, value);
-  Value flat = tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n * oh * ow * 4},
-                                       i8);
+  Value flat =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n * oh * ow * 4}, i8);
   flat = linalg::FillOp::create(b, loc, padByte, flat).getResult(0);
   auto rowsType = RankedTensorType::get({n, oh, ow * 4}, i8);
   Value out = tensor::ExpandShapeOp::create(
@@ -236,10 +236,11 @@ static Value expandToFourChannels(OpBuilder &b, Location loc, Value input,
   for (int64_t p = 0; p < kPixels; ++p)
     for (int64_t k = 0; k < 4; ++k)
       mask.push_back(k < c ? p * c + k : kPixels * c);
+  APInt padBits(8, value, /*isSigned=*/value < 0, /*implicitTrunc=*/true);
   Value padVec = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(VectorType::get({kPixels}, i8),
-                             b.getIntegerAttr(i8, APInt(8, value))));
+                             b.getIntegerAttr(i8, padBits)));
   auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
     return arith::ConstantIndexOp::create(ob, loc, v);
   };
@@ -260,8 +261,7 @@ static Value expandToFourChannels(OpBuilder &b, Location loc, Value input,
         Value pixels = vector::TransferReadOp::create(
             wb, loc, readType, in, ValueRange{nIv, hIv, src}, padByte,
             ArrayRef<bool>{false});
-        Value wide =
-            vector::ShuffleOp::create(wb, loc, pixels, padVec, mask);
+        Value wide = vector::ShuffleOp::create(wb, loc, pixels, padVec, mask);
         Value row = arith::AddIOp::create(wb, loc, hIv, idx(wb, pads[0]));
         Value col = arith::MulIOp::create(
             wb, loc, arith::AddIOp::create(wb, loc, w0, idx(wb, pads[1])),
@@ -744,8 +744,8 @@ struct KernelBuilder {
     if (!add)
       return base;
     Block &body = epilogue.getBody().front();
-    Value other = add.getLhs() == body.getArgument(0) ? add.getRhs()
-                                                      : add.getLhs();
+    Value other =
+        add.getLhs() == body.getArgument(0) ? add.getRhs() : add.getLhs();
     auto type = cast<VectorType>(base.getType());
     Value bias;
     if (auto arg = dyn_cast<BlockArgument>(other)) {
@@ -757,8 +757,8 @@ struct KernelBuilder {
         return base;
       bias = arith::ConstantOp::create(
           ob, loc,
-          DenseElementsAttr::get(type, ob.getIntegerAttr(type.getElementType(),
-                                                         value)));
+          DenseElementsAttr::get(
+              type, ob.getIntegerAttr(type.getElementType(), value)));
     }
     return arith::AddIOp::create(ob, loc, base, bias);
   }
@@ -807,7 +807,8 @@ struct KernelBuilder {
     std::optional<bool> byteSigned;
     for (int i = 0; i < 2; ++i) {
       Operation *def = result.getDefiningOp();
-      if (!def || !def->hasOneUse() || !def->getResult(0).getType().isInteger(8))
+      if (!def || !def->hasOneUse() ||
+          !def->getResult(0).getType().isInteger(8))
         break;
       bool isSigned = isa<arith::MaxSIOp, arith::MinSIOp>(def);
       bool isUnsigned = isa<arith::MaxUIOp, arith::MinUIOp>(def);
@@ -959,9 +960,9 @@ struct KernelBuilder {
     int64_t rangeLo = tail.isSigned ? -128 : 0,
             rangeHi = tail.isSigned ? 127 : 255;
     auto byteSplat = [&](int64_t c) {
+      APInt bits(8, c, /*isSigned=*/c < 0, /*implicitTrunc=*/true);
       return arith::ConstantOp::create(
-          ob, loc,
-          DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, APInt(8, c))));
+          ob, loc, DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, bits)));
     };
     if (tail.lo > rangeLo)
       packed = tail.isSigned
@@ -980,7 +981,7 @@ struct KernelBuilder {
     // 16-byte extract of a depthwise kernel's stores).
     auto dwords = VectorType::get({16}, i32);
     Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
-    SmallVector<int32_t> order = {0, 4, 8, 12, 1, 5, 9, 13,
+    SmallVector<int32_t> order = {0, 4, 8,  12, 1, 5, 9,  13,
                                   2, 6, 10, 14, 3, 7, 11, 15};
     Value index = arith::ConstantOp::create(
         ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
@@ -1055,11 +1056,11 @@ struct KernelBuilder {
       }
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
-        mapping.map(op.getResult(0),
-                    doubleRoundedProduct(
-                        ob, mapping.lookup(r.a), mapping.lookup(r.b),
-                        r.shift ? mapping.lookup(r.shift) : Value(),
-                        r.constantShift));
+        mapping.map(
+            op.getResult(0),
+            doubleRoundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
+                                 r.shift ? mapping.lookup(r.shift) : Value(),
+                                 r.constantShift));
         continue;
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
@@ -1357,8 +1358,8 @@ struct KernelBuilder {
           ob, loc, arith::ShLIOp::create(ob, loc, half, e), half);
       Value correction = arith::ShLIOp::create(
           ob, loc, arith::MinUIOp::create(ob, loc, e, one), splat(31));
-      Value negative = arith::CmpIOp::create(
-          ob, loc, arith::CmpIPredicate::slt, p, splat(-(int64_t(1) << 30)));
+      Value negative = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
+                                             p, splat(-(int64_t(1) << 30)));
       Value corrected =
           arith::SelectOp::create(ob, loc, negative, correction, splat(0));
       Value rounded = arith::AddIOp::create(ob, loc, p, round);
@@ -1915,8 +1916,7 @@ struct KernelBuilder {
           tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
           [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
             scf::ForOp::create(
-                jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1),
-                ValueRange{},
+                jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1), ValueRange{},
                 [&](OpBuilder &bb, Location, Value cb, ValueRange) {
                   Value c0 = mul(bb, cb, 16);
                   Value zpLanes =
@@ -1927,8 +1927,8 @@ struct KernelBuilder {
                   // The accumulators start at the correction terms plus the
                   // epilogue's bias (with an epilogue, multiplier 1: channel
                   // c0 is also the output channel of its constants).
-                  Value ch = arith::AddIOp::create(bb, loc,
-                                                   mul(bb, jIv, s.cp), c0);
+                  Value ch =
+                      arith::AddIOp::create(bb, loc, mul(bb, jIv, s.cp), c0);
                   Value cv = initialAccumulator(
                       bb, vector::LoadOp::create(bb, loc, accType, corr, ch),
                       c0);
@@ -1977,8 +1977,7 @@ struct KernelBuilder {
                       // Opaque: LLVM would otherwise fold the vpermd
                       // into a permute per 16-byte extract (nine
                       // shuffles instead of one).
-                      Value packed =
-                          packFour(bb, vals, *tail, /*opaque=*/true);
+                      Value packed = packFour(bb, vals, *tail, /*opaque=*/true);
                       for (int64_t k = 0; k < 4; ++k) {
                         Value bytes = vector::ExtractStridedSliceOp::create(
                             bb, loc, packed, ArrayRef<int64_t>{16 * k},

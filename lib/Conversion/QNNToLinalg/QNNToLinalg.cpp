@@ -135,8 +135,8 @@ Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
   Value rounded = arith::AddIOp::create(b, loc, product, round);
   Value sum = arith::SubIOp::create(b, loc, rounded, corrected);
   Value total = arith::AddIOp::create(b, loc, rightShift, c31);
-  return arith::TruncIOp::create(
-      b, loc, b.getI32Type(), arith::ShRSIOp::create(b, loc, sum, total));
+  return arith::TruncIOp::create(b, loc, b.getI32Type(),
+                                 arith::ShRSIOp::create(b, loc, sum, total));
 }
 
 Value lowering::saturateToI32(OpBuilder &b, Location loc, Value v) {
