@@ -1325,6 +1325,30 @@ struct KernelBuilder {
     return r;
   }
 
+  /// A splat of `v` over the 64-bit lanes of an epilogue vector (lanes / 2
+  /// of them): the even/odd-lane products' operands.
+  Value pairSplat(OpBuilder &ob, int64_t v) {
+    auto pairs = VectorType::get({s.lanes() / 2}, ob.getI64Type());
+    return arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+  }
+
+  /// The per-lane right shifts of the even and of the odd i32 lanes as
+  /// 64-bit lanes: the low and the high halves of the shift vector's 64-bit
+  /// lanes (an i32 vector), or both `constantShift` when `shift` is null.
+  std::pair<Value, Value> evenOddShifts(OpBuilder &ob, Value shift,
+                                        int64_t constantShift) {
+    if (!shift) {
+      Value c = pairSplat(ob, constantShift);
+      return {c, c};
+    }
+    auto pairs = VectorType::get({s.lanes() / 2}, ob.getI64Type());
+    Value q = vector::BitCastOp::create(ob, loc, pairs, shift);
+    Value even = arith::AndIOp::create(ob, loc, q, pairSplat(ob, 0xffffffffLL));
+    Value odd = arith::ShRUIOp::create(ob, loc, q, pairSplat(ob, 32));
+    return {even, odd};
+  }
+
   /// The double-rounding multiply of matchDoubleRoundedProduct per lane of
   /// the i32 vectors a and b with right shifts e (i32 lanes, or
   /// `constantShift`), like roundedProduct: even lanes from the low halves
@@ -1335,23 +1359,10 @@ struct KernelBuilder {
   /// masked subtract on x86).
   Value doubleRoundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                              int64_t constantShift) {
-    int64_t n = s.lanes();
-    Type i64 = ob.getI64Type();
-    auto pairs = VectorType::get({n / 2}, i64);
-    auto wideType = VectorType::get({n}, ob.getI32Type());
-    auto splat = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
-    };
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     auto [even, odd] = evenOddProducts(ob, a, b);
-    Value eEven, eOdd;
-    if (shift) {
-      Value eq = vector::BitCastOp::create(ob, loc, pairs, shift);
-      eEven = arith::AndIOp::create(ob, loc, eq, splat(0xffffffffLL));
-      eOdd = arith::ShRUIOp::create(ob, loc, eq, splat(32));
-    } else {
-      eEven = eOdd = splat(constantShift);
-    }
+    auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = splat(int64_t(1) << 30), one = splat(1);
     auto nudged = [&](Value p, Value e) -> Value {
       Value round = arith::OrIOp::create(
@@ -1385,25 +1396,12 @@ struct KernelBuilder {
   /// saturation of the template never applies.
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                        int64_t constantShift) {
-    int64_t n = s.lanes();
-    Type i64 = ob.getI64Type();
-    auto pairs = VectorType::get({n / 2}, i64);
-    auto wideType = VectorType::get({n}, ob.getI32Type());
-    auto splat = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
-    };
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     Value even, odd;
     std::tie(even, odd) = evenOddProducts(ob, a, b);
-    Value c31 = splat(31), c32 = splat(32), c1 = splat(1);
-    Value rEven, rOdd;
-    if (shift) {
-      Value rq = vector::BitCastOp::create(ob, loc, pairs, shift);
-      rEven = arith::AndIOp::create(ob, loc, rq, splat(0xffffffffLL));
-      rOdd = arith::ShRUIOp::create(ob, loc, rq, c32);
-    } else {
-      rEven = rOdd = splat(constantShift);
-    }
+    Value c31 = splat(31), c1 = splat(1);
+    auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = splat(int64_t(1) << 30);
     auto rounding = [&](Value r) {
       return arith::ShLIOp::create(ob, loc, half, r);
