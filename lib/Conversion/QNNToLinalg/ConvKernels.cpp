@@ -709,9 +709,6 @@ struct KernelBuilder {
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
 
-  /// Applies the epilogue function to the accumulator vector `acc` of the
-  /// output channels [ch, ch + lanes): its operations, on vectors of
-  /// `lanes` elements, with the per-channel constants loaded at `ch`.
   /// The epilogue's bias add: when its accumulator argument has one user,
   /// an addi with a per-channel argument or a constant, that addi. The
   /// kernels add the bias to the accumulators' initial values instead (once
@@ -776,7 +773,7 @@ struct KernelBuilder {
 
   /// The epilogue's narrowing tail, when packed stores can replace it: 16
   /// lanes without emulation (the packs are AVX512BW instructions), the
-  /// bounds within one 8-bit range and |zp| <= 32512 (see packAndStore).
+  /// bounds within one 8-bit range and |zp| <= 32512 (see packBytes).
   std::optional<NarrowingTail> narrowingTail() {
     if (!epilogue || emulate || s.lanes() != 16)
       return std::nullopt;
@@ -791,7 +788,7 @@ struct KernelBuilder {
     // A final sign flip (xor 0x80: the next kernel's VNNI input, fused
     // into this epilogue) moves the values between the signed and the
     // unsigned 8-bit range.
-    Value result = body.getTerminator()->getOperand(0);
+    Value result = terminal;
     bool flipped = false;
     if (auto x = result.getDefiningOp<arith::XOrIOp>();
         x && x.getType().isInteger(8) && x->hasOneUse()) {
@@ -929,8 +926,8 @@ struct KernelBuilder {
   /// putting each vector's four dwords together (the packs interleave
   /// 128-bit lanes). Exact: with |zp| <= 32512 every value that saturates
   /// to i16 also lies outside [lo, hi] after adding zp.
-  Value packFour(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
-                 bool opaque = false) {
+  Value packBytes(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
+                  bool opaque = false) {
     Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
     auto words = VectorType::get({32}, i16);
     auto bytes = VectorType::get({64}, i8);
@@ -997,6 +994,11 @@ struct KernelBuilder {
     return vector::BitCastOp::create(ob, loc, bytes, d);
   }
 
+  /// Applies the epilogue function to the accumulator vector `acc` of the
+  /// output channels [ch, ch + lanes): its operations, on vectors of
+  /// `lanes` elements, with the per-channel constants loaded at `ch`; with
+  /// `stopAt`, only up to that template value (the start of a narrowing
+  /// tail that packBytes replaces), which it returns.
   Value applyEpilogue(OpBuilder &ob, Value acc, Value ch,
                       Value stopAt = Value()) {
     int64_t lanes = s.lanes();
@@ -1128,14 +1130,23 @@ struct KernelBuilder {
     return Value();
   }
 
+  /// `op` as a trunci from i64 to i32 (the end of every fixed-point
+  /// product the epilogue matchers look for), or null.
+  static arith::TruncIOp truncI64ToI32(Operation &op) {
+    auto trunc = dyn_cast<arith::TruncIOp>(op);
+    if (!trunc || !trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return {};
+    return trunc;
+  }
+
   /// If `op` is trunci(shrsi(addi(muli(extsi a, extsi b), 2^30), 31)) from
   /// i64 to i32 with a and b i32 and every intermediate used once, the
   /// operands (a, b).
   static std::optional<std::pair<Value, Value>>
   matchHighHalfProduct(Operation &op) {
-    auto trunc = dyn_cast<arith::TruncIOp>(op);
-    if (!trunc || !trunc.getType().isInteger(32) ||
-        !trunc.getIn().getType().isInteger(64))
+    auto trunc = truncI64ToI32(op);
+    if (!trunc)
       return std::nullopt;
     auto isConst = isConstantInt;
     auto shift = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
@@ -1173,9 +1184,8 @@ struct KernelBuilder {
   /// 31) or a constant >= 31, intermediates used only inside the pattern
   /// (the emitSingleRoundingMultiply form without a left shift).
   static std::optional<RoundedProduct> matchRoundedProduct(Operation &op) {
-    auto trunc = dyn_cast<arith::TruncIOp>(op);
-    if (!trunc || !trunc.getType().isInteger(32) ||
-        !trunc.getIn().getType().isInteger(64))
+    auto trunc = truncI64ToI32(op);
+    if (!trunc)
       return std::nullopt;
     auto isConst = isConstantInt;
     RoundedProduct r;
@@ -1247,9 +1257,8 @@ struct KernelBuilder {
   /// used by the compare and the add only; the other intermediates once.
   static std::optional<RoundedProduct>
   matchDoubleRoundedProduct(Operation &op) {
-    auto trunc = dyn_cast<arith::TruncIOp>(op);
-    if (!trunc || !trunc.getType().isInteger(32) ||
-        !trunc.getIn().getType().isInteger(64))
+    auto trunc = truncI64ToI32(op);
+    if (!trunc)
       return std::nullopt;
     auto isConst = isConstantInt;
     auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
@@ -1283,6 +1292,9 @@ struct KernelBuilder {
     r.b = i32Factor(mul.getRhs());
     if (!r.a || !r.b)
       return std::nullopt;
+    // The terms of a per-channel e stay cloned (their other users, if any,
+    // need them; unused ones are dead code for LLVM).
+    r.ops = {mul, cmp, select, add, sub, shr};
     Value correction = select.getTrueValue();
     APInt constTotal;
     if (matchPattern(shr.getRhs(), m_ConstantInt(&constTotal))) {
@@ -1292,7 +1304,6 @@ struct KernelBuilder {
           !isConst(correction, e ? int64_t(1) << 31 : 0))
         return std::nullopt;
       r.constantShift = e;
-      r.ops = {mul, cmp, select, add, sub, shr};
       return r;
     }
     // Per-channel e: every term must be the expected function of it.
@@ -1319,9 +1330,6 @@ struct KernelBuilder {
     if (!minOp || minOp.getLhs() != e64 || !isConst(minOp.getRhs(), 1))
       return std::nullopt;
     r.shift = ext.getIn();
-    // The terms of e stay cloned (their other users, if any, need them;
-    // unused ones are dead code for LLVM).
-    r.ops = {mul, cmp, select, add, sub, shr};
     return r;
   }
 
@@ -1845,7 +1853,7 @@ struct KernelBuilder {
                 }
                 // Two blocks: opaque, or LLVM splits the vpermd around the
                 // extract of the low half (four shuffles instead of one).
-                Value packed = packFour(bb, vals, *tail, /*opaque=*/nr == 2);
+                Value packed = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
                 if (nr == 2)
                   packed = vector::ExtractStridedSliceOp::create(
                       bb, loc, packed, ArrayRef<int64_t>{0},
@@ -1964,7 +1972,7 @@ struct KernelBuilder {
                                            taps[k]);
                         return next;
                       });
-                  // Four pixels narrow together (packFour), then four
+                  // Four pixels narrow together (packBytes), then four
                   // 16-byte stores.
                   std::optional<NarrowingTail> tail = narrowingTail();
                   if (tail && rows % 4 == 0) {
@@ -1975,7 +1983,8 @@ struct KernelBuilder {
                       // Opaque: LLVM would otherwise fold the vpermd
                       // into a permute per 16-byte extract (nine
                       // shuffles instead of one).
-                      Value packed = packFour(bb, vals, *tail, /*opaque=*/true);
+                      Value packed =
+                          packBytes(bb, vals, *tail, /*opaque=*/true);
                       for (int64_t k = 0; k < 4; ++k) {
                         Value bytes = vector::ExtractStridedSliceOp::create(
                             bb, loc, packed, ArrayRef<int64_t>{16 * k},

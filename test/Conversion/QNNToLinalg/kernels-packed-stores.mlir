@@ -1,0 +1,27 @@
+// Packed 8-bit stores (ConvKernels.cpp, packBytes): which kernels take
+// them. A pointwise convolution with 64 output channels (four channel
+// blocks per pixel) and a requantize to i8: the avx512-vnni kernel narrows
+// four accumulator vectors with the AVX512BW packs and stores 64 bytes.
+// With emulated vpdpbusd (CPUs without AVX512) and on the 8-lane int16
+// target it keeps the per-vector narrowing. Execution tests:
+// test/Execution/packed-stores.test.
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=PACKED
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni emulate-vnni=true" | FileCheck %s --check-prefix=PLAIN
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=PLAIN
+
+// PACKED-LABEL: llvm.func @__qnn_kernel_vnni
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// PACKED: llvm.intr.sadd.sat
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.permvar.si.512"
+// PACKED: llvm.store {{.*}} : vector<64xi8>, !llvm.ptr
+// PLAIN: llvm.func @__qnn_kernel_
+// PLAIN-NOT: llvm.x86.avx512.packssdw.512
+// PLAIN-NOT: llvm.x86.avx512.permvar.si.512
+// PLAIN: llvm.store {{.*}} : vector<{{8|16}}xi8>, !llvm.ptr
+func.func @pointwise(%x: tensor<1x2x8x16xi8>) -> tensor<1x2x8x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x16xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x8x16xi8>, tensor<64x1x1x16xi8>) -> tensor<1x2x8x64xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x2x8x64xi32> -> tensor<1x2x8x64xi8>
+  return %y : tensor<1x2x8x64xi8>
+}
