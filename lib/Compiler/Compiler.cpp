@@ -129,6 +129,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   lowerOptions.target = options.target;
   lowerOptions.emulateVNNI = options.emulateVNNI;
   lowerOptions.threads = options.threads;
+  lowerOptions.fuseToNPU = options.fuseToNPU;
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }
 

@@ -87,6 +87,11 @@ static cl::opt<unsigned>
     optLevel("opt-level",
              cl::desc("LLVM optimization level of native code (0-3; 2: the runtime of 3, measured, in less compile time)"),
              cl::init(2), cl::cat(runCategory));
+static cl::opt<bool>
+    npuFuse("npu-fuse",
+            cl::desc("Fuse qnn chains into npu operators before lowering "
+                     "(default; =false lowers qnn operators one by one)"),
+            cl::init(true), cl::cat(runCategory));
 // Test hook: flips the low bit of one element of native result 0 before the
 // comparison, so that the mismatch report itself can be tested.
 static cl::opt<int64_t> corruptElement(
@@ -359,6 +364,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   options.entry = func.getName().str();
   options.optLevel = optLevel;
   options.threads = getThreadsCLOption();
+  options.fuseToNPU = npuFuse;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {
     llvm::errs() << "qnn-run: cannot compile '" << inputFile

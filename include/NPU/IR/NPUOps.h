@@ -20,4 +20,13 @@
 #define GET_OP_CLASSES
 #include "NPU/IR/NPUOps.h.inc"
 
+namespace mlir::npu {
+/// The fused activation of a verified npu operator `op` with a table
+/// activation (leaky_relu or lut) as one 256-entry table of the stored
+/// byte: entry `y & 0xff` is clamp(y, act_min, act_max) followed by the
+/// activation, for every y of the result's storage range. std::nullopt for
+/// the clamp activations (none, relu, relu6, clip).
+std::optional<SmallVector<int32_t>> getActivationTable(Operation *op);
+} // namespace mlir::npu
+
 #endif // NPU_IR_NPUOPS_H

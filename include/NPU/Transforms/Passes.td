@@ -22,8 +22,13 @@ def NPUFuse : Pass<"npu-fuse", "func::FuncOp"> {
       an npu operator into its fused activation;
     - transposes that cancel, and a collapse of a transpose that only moves
       unit dimensions, are removed.
-    A chain that looks fusable but is not gets a remark saying why.
+    A chain that looks fusable but is not gets a remark saying why (unless
+    `remarks=false`, as in the CPU pipeline).
   }];
+  let options = [
+    Option<"remarks", "remarks", "bool", /*default=*/"true",
+           "Emit a remark for each chain that looks fusable but is not">
+  ];
   let dependentDialects = ["::mlir::npu::NPUDialect",
                            "::mlir::tosa::TosaDialect",
                            "::mlir::tensor::TensorDialect",

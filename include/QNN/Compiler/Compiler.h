@@ -45,6 +45,10 @@ struct CompileOptions {
   /// code that needs no OpenMP runtime, N = N threads. Results are the same
   /// bytes for every count. Code with threads != 1 calls LLVM's libomp.
   unsigned threads = 0;
+  /// Fuse qnn chains into npu operators first, so that convolutions reach
+  /// their kernels with the epilogue decided by --qnn-to-npu's fusion
+  /// (LowerToLLVMOptions::fuseToNPU). Off: qnn operators one by one.
+  bool fuseToNPU = true;
 };
 
 /// Registers the command-line option `--threads` (CompileOptions::threads,

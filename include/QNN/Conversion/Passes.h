@@ -32,15 +32,21 @@ struct LowerToLLVMOptions {
   std::string target = "generic";
   /// Emulate vpdpbusd with generic vector code (testing without VNNI).
   bool emulateVNNI = false;
-  /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues).
+  /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues and
+  /// the npu lowering).
   bool fuseDepthwiseEpilogues = true;
+  /// Fuse qnn chains into npu operators first (npu-fuse, as --qnn-to-npu),
+  /// so that convolutions and dense layers reach their kernels as npu
+  /// operators, epilogue included. Off: qnn operators are lowered one by
+  /// one and qnn-fuse-kernel-epilogues moves the epilogues it recognizes.
+  bool fuseToNPU = true;
   /// Threads of the compiled code: 1 is serial code without OpenMP; 0 runs
   /// the kernels' row loops on OpenMP's default team (the cores available,
   /// or OMP_NUM_THREADS); N > 1 on N threads. The code then calls libomp.
   unsigned threads = 1;
 };
 
-/// Appends qnn -> linalg, tosa -> linalg, one-shot bufferization (function
+/// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg, one-shot bufferization (function
 /// boundaries included, memref results become out-parameters), linalg ->
 /// loops and the conversions to the LLVM dialect to `pm`.
 LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
@@ -48,6 +54,14 @@ LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
 
 /// Registers `--qnn-lower-to-llvm` (with option `target`).
 void registerLowerToLLVMPipeline();
+
+/// The fused activation of npu operator `op` applied to `value` (a tensor
+/// of the op's result type, already clamped to the storage range): a
+/// tosa.clamp to [act_min, act_max] when narrower than the storage range,
+/// or one 256-entry table lookup (npu::getActivationTable) for leaky_relu
+/// and lut. Shared by npu-expand-to-qnn and the npu lowering of
+/// convert-qnn-to-linalg (npu.add and the pools).
+Value applyNPUActivation(OpBuilder &b, Operation *op, Value value);
 
 /// Registers every qnn conversion pass and pipeline.
 inline void registerQNNConversions() {

@@ -6,7 +6,8 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
-  let summary = "Lower qnn operators to exact integer linalg/arith code";
+  let summary = "Lower qnn and npu operators to exact integer linalg/arith "
+                "code and kernel calls";
   let description = [{
     Rewrites every qnn operator into `linalg.generic`, `tensor` and `arith`
     operations that compute exactly the integers of `QNN/Utils/QuantMath.h`.
@@ -33,6 +34,16 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     vector code; depthwise convolutions use a portable vector kernel on every
     target. Other convolutions (grouped, NCHW, runtime weights) take the
     `linalg.generic` path. `target=loops` keeps every op on that path.
+
+    npu operators (from `--qnn-to-npu`) are lowered as they stand: an
+    `npu.conv2d` or `npu.fully_connected` with constant weights (and bias)
+    becomes one kernel call whose epilogue (a private scalar function named
+    by the kernel's `qnn.kernel_epilogue`) adds the bias, requantizes,
+    clamps or looks the activation up and stores 8-bit results: the kernel
+    never stores i32 accumulators. Without a kernel (loops, runtime
+    weights, grouped convolutions, channel multipliers) the accumulator is
+    the qnn operator's and the epilogue one elementwise `linalg.generic`.
+    `npu.add` and the pools become their qnn operator and the activation.
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -40,12 +51,15 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::memref::MemRefDialect",
     "::mlir::bufferization::BufferizationDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::LLVM::LLVMDialect", "::mlir::tosa::TosaDialect"
   ];
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"generic\"",
            "Code generation target: generic, avx512-vnni, int16, int16-avx512bw "
-           "or loops">
+           "or loops">,
+    Option<"fuseDepthwise", "fuse-depthwise-epilogues", "bool",
+           /*default=*/"true",
+           "Let depthwise kernels apply the epilogues of npu.conv2d">
   ];
 }
 

@@ -57,91 +57,10 @@ Value expandBias(PatternRewriter &rewriter, Location loc, Value bias,
       ArrayRef<ReassociationIndices>{all});
 }
 
-/// Applies the fused activation of `op` to `value` (already of the result
-/// type, clamped to the storage range).
+/// Applies the fused activation of `op` to `value`.
 FailureOr<Value> applyEpilogue(PatternRewriter &rewriter, Operation *op,
                                Value value) {
-  Location loc = op->getLoc();
-  auto type = cast<RankedTensorType>(value.getType());
-  Type element = type.getElementType();
-  auto [qmin, qmax] = getStorageRange(element);
-  npu::Activation kind =
-      op->getAttrOfType<npu::ActivationAttr>("activation").getValue();
-  int64_t actMin =
-      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_min").getInt());
-  int64_t actMax =
-      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_max").getInt());
-
-  if (kind != npu::Activation::leaky_relu && kind != npu::Activation::lut) {
-    if (actMin <= qmin && actMax >= qmax)
-      return value;
-    return tosa::ClampOp::create(
-               rewriter, loc, type, value,
-               rewriter.getIntegerAttr(element, std::max(actMin, qmin)),
-               rewriter.getIntegerAttr(element, std::min(actMax, qmax)))
-        .getResult();
-  }
-
-  // The whole epilogue as a function of the stored byte.
-  SmallVector<int32_t> table(256, 0);
-  qmath::LeakyReluParams leaky;
-  int32_t leakyZeroPoint = 0, zeroPoint = 0;
-  // The leaky ReLU stage's rule follows the op's (leakyEpilogueRounding).
-  qmath::RoundingRule rule = qmath::RoundingRule::TFLite;
-  if (auto rounding = op->getAttrOfType<qnn::RoundingAttr>("rounding"))
-    rule = qnn::toRoundingRule(qnn::leakyEpilogueRounding(rounding.getValue()));
-  ArrayRef<int32_t> lut;
-  if (kind == npu::Activation::leaky_relu) {
-    auto params = op->getAttrOfType<DenseI32ArrayAttr>("leaky_params");
-    auto zp = op->getAttrOfType<IntegerAttr>("output_zero_point");
-    if (!params || params.size() != 5 || !zp)
-      return failure(); // reported by validate()
-    ArrayRef<int32_t> p = params.asArrayRef();
-    leaky.identity = {p[0], p[1]};
-    leaky.alpha = {p[2], p[3]};
-    leakyZeroPoint = p[4];
-    zeroPoint = static_cast<int32_t>(zp.getInt());
-  } else {
-    auto lutAttr = op->getAttrOfType<DenseI32ArrayAttr>("lut");
-    if (!lutAttr || lutAttr.size() != 256)
-      return failure(); // reported by validate()
-    lut = lutAttr.asArrayRef();
-  }
-  for (int64_t y = qmin; y <= qmax; ++y) {
-    int64_t c = std::clamp(y, actMin, actMax);
-    int64_t r = kind == npu::Activation::leaky_relu
-                    ? qmath::leakyReluQuantized(c, zeroPoint, leaky,
-                                                leakyZeroPoint, qmin, qmax,
-                                                rule)
-                    : lut[static_cast<uint8_t>(c)];
-    table[static_cast<uint8_t>(y)] = static_cast<int32_t>(r);
-  }
-
-  // tosa.cast to i32, lookup in a linalg.generic on signless i32, cast back.
-  Type i32 = rewriter.getI32Type();
-  auto wideType = RankedTensorType::get(type.getShape(), i32);
-  Value wide = tosa::CastOp::create(rewriter, loc, wideType, value);
-  auto tableType = RankedTensorType::get({256}, i32);
-  Value tableValue = arith::ConstantOp::create(
-      rewriter, loc, DenseElementsAttr::get(tableType, ArrayRef(table)));
-  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i32);
-  int64_t rank = type.getRank();
-  SmallVector<utils::IteratorType> iterators(rank,
-                                             utils::IteratorType::parallel);
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{wideType}, ValueRange{wide}, ValueRange{init},
-      ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
-                          rewriter.getMultiDimIdentityMap(rank)},
-      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
-        Value mask = arith::ConstantIntOp::create(b, l, i32, 255);
-        Value low = arith::AndIOp::create(b, l, args[0], mask);
-        Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), low);
-        Value entry =
-            tensor::ExtractOp::create(b, l, tableValue, ValueRange{index});
-        linalg::YieldOp::create(b, l, entry);
-      });
-  return tosa::CastOp::create(rewriter, loc, type, generic.getResult(0))
-      .getResult();
+  return qnn::applyNPUActivation(rewriter, op, value);
 }
 
 /// The per-channel requantize of a conv or fully connected accumulator.
@@ -314,3 +233,57 @@ struct NPUExpandToQNNPass : qnn::impl::NPUExpandToQNNBase<NPUExpandToQNNPass> {
 };
 
 } // namespace
+
+Value qnn::applyNPUActivation(OpBuilder &rewriter, Operation *op,
+                              Value value) {
+  Location loc = op->getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  auto [qmin, qmax] = getStorageRange(element);
+  npu::Activation kind =
+      op->getAttrOfType<npu::ActivationAttr>("activation").getValue();
+  int64_t actMin =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_min").getInt());
+  int64_t actMax =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_max").getInt());
+
+  if (kind != npu::Activation::leaky_relu && kind != npu::Activation::lut) {
+    if (actMin <= qmin && actMax >= qmax)
+      return value;
+    return tosa::ClampOp::create(
+               rewriter, loc, type, value,
+               rewriter.getIntegerAttr(element, std::max(actMin, qmin)),
+               rewriter.getIntegerAttr(element, std::min(actMax, qmax)))
+        .getResult();
+  }
+
+  // The whole epilogue as a function of the stored byte (validate()
+  // checked the attributes it reads).
+  SmallVector<int32_t> table = *npu::getActivationTable(op);
+
+  // tosa.cast to i32, lookup in a linalg.generic on signless i32, cast back.
+  Type i32 = rewriter.getI32Type();
+  auto wideType = RankedTensorType::get(type.getShape(), i32);
+  Value wide = tosa::CastOp::create(rewriter, loc, wideType, value);
+  auto tableType = RankedTensorType::get({256}, i32);
+  Value tableValue = arith::ConstantOp::create(
+      rewriter, loc, DenseElementsAttr::get(tableType, ArrayRef(table)));
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i32);
+  int64_t rank = type.getRank();
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{wideType}, ValueRange{wide}, ValueRange{init},
+      ArrayRef<AffineMap>{rewriter.getMultiDimIdentityMap(rank),
+                          rewriter.getMultiDimIdentityMap(rank)},
+      iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value mask = arith::ConstantIntOp::create(b, l, i32, 255);
+        Value low = arith::AndIOp::create(b, l, args[0], mask);
+        Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), low);
+        Value entry =
+            tensor::ExtractOp::create(b, l, tableValue, ValueRange{index});
+        linalg::YieldOp::create(b, l, entry);
+      });
+  return tosa::CastOp::create(rewriter, loc, type, generic.getResult(0))
+      .getResult();
+}

@@ -1,11 +1,13 @@
 //===- LowerToLLVM.cpp - the qnn -> LLVM dialect pipeline
 //------------------===//
 
+#include "NPU/Transforms/Passes.h"
 #include "QNN/Conversion/Passes.h"
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -18,12 +20,22 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // given: 0 leaves the team size to libomp).
   bool parallel = options.threads != 1 && !loops;
   const char *parallelFlag = parallel ? "true" : "false";
+  // The fusion of --qnn-to-npu decides which chains become one operator
+  // (the CPU is one more target of the npu dialect); its remarks about
+  // chains it leaves are not news here. convert-qnn-to-linalg then lowers
+  // each npu convolution or dense layer straight to its kernel with the
+  // epilogue inside, and the remaining qnn operators one by one.
+  if (options.fuseToNPU) {
+    pm.addPass(createCanonicalizerPass());
+    npu::NPUFuseOptions fuseOptions;
+    fuseOptions.remarks = false;
+    pm.addNestedPass<func::FuncOp>(npu::createNPUFuse(fuseOptions));
+  }
   std::string pipeline;
   llvm::raw_string_ostream os(pipeline);
-  // npu operators (from --qnn-to-npu) first go back to qnn sequences, so
-  // that fused and unfused programs take the same road.
-  os << "func.func(npu-expand-to-qnn),convert-qnn-to-linalg{target="
-     << options.target
+  os << "convert-qnn-to-linalg{target=" << options.target
+     << " fuse-depthwise-epilogues="
+     << (options.fuseDepthwiseEpilogues ? "true" : "false")
      << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
@@ -72,6 +84,10 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("also fuse the requantize epilogues of depthwise "
                      "kernels (see qnn-fuse-kernel-epilogues)"),
       llvm::cl::init(true)};
+  Option<bool> fuseToNPU{
+      *this, "npu-fuse",
+      llvm::cl::desc("fuse qnn chains into npu operators first (npu-fuse)"),
+      llvm::cl::init(true)};
   Option<bool> emulateVNNI{
       *this, "emulate-vnni",
       llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "
@@ -93,14 +109,15 @@ void qnn::registerLowerToLLVMPipeline() {
   registered = true;
   PassPipelineRegistration<PipelineOptions>(
       "qnn-lower-to-llvm",
-      "Lower a qnn or npu program to the LLVM dialect (npu -> qnn -> linalg "
-      "-> vector/loops -> "
-      "llvm), bufferized with memref results as out-parameters",
+      "Lower a qnn or npu program to the LLVM dialect (qnn -> npu -> "
+      "kernels/linalg -> vector/loops -> llvm), bufferized with memref "
+      "results as out-parameters",
       [](OpPassManager &pm, const PipelineOptions &options) {
         qnn::LowerToLLVMOptions opts;
         opts.target = options.target;
         opts.emulateVNNI = options.emulateVNNI;
         opts.fuseDepthwiseEpilogues = options.fuseDepthwiseEpilogues;
+        opts.fuseToNPU = options.fuseToNPU;
         opts.threads = options.threads;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");

@@ -306,63 +306,100 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
                             intConst(b, loc, element, value));
 }
 
-static func::FuncOp getOrCreateKernel(OpBuilder &builder, ModuleOp module,
-                                      const KernelSpec &s, Type weightElement,
-                                      int64_t weightBlocks,
-                                      ArrayRef<int64_t> weightShape,
-                                      ArrayRef<int64_t> outShape,
-                                      Location loc) {
+static std::string kernelName(MLIRContext *ctx, const KernelSpec &s) {
   std::string name = std::string("__qnn_kernel_") + flavorName(s.flavor);
-  for (int64_t v : s.toAttr(builder.getContext()).asArrayRef().drop_front())
+  for (int64_t v : s.toAttr(ctx).asArrayRef().drop_front())
     name += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
+  return name;
+}
+
+/// Declares the private kernel function `name` (x, w, corr, `extra`...,
+/// out) carrying the spec, or returns the existing one.
+static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
+                                  StringRef name, const KernelSpec &s,
+                                  Type weightElement,
+                                  ArrayRef<int64_t> weightShape,
+                                  ArrayRef<Type> extra, MemRefType outType,
+                                  Location loc) {
   if (auto existing = module.lookupSymbol<func::FuncOp>(name))
     return existing;
-  (void)weightBlocks;
   MLIRContext *ctx = builder.getContext();
   Type i8 = builder.getI8Type(), i32 = builder.getI32Type();
-  auto xType = MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, i8);
-  auto wType = MemRefType::get(weightShape, weightElement);
-  auto cType = MemRefType::get({s.corrSize()}, i32);
-  auto outType = MemRefType::get(outShape, i32);
+  SmallVector<Type> inputs = {
+      MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, i8),
+      MemRefType::get(weightShape, weightElement),
+      MemRefType::get({s.corrSize()}, i32)};
+  inputs.append(extra.begin(), extra.end());
+  inputs.push_back(outType);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module.getBody());
-  auto func = func::FuncOp::create(
-      builder, loc, name,
-      FunctionType::get(ctx, {xType, wType, cType, outType}, {}));
+  auto func = func::FuncOp::create(builder, loc, name,
+                                   FunctionType::get(ctx, inputs, {}));
   func.setPrivate();
   func->setAttr(kKernelAttrName, s.toAttr(ctx));
   return func;
 }
 
-/// Emits the kernel call; returns the i32 output tensor of `outShape`.
+/// Emits the kernel call; returns the output tensor of `outShape`: the i32
+/// accumulators or, with `epilogue`, its results (the kernel then takes
+/// the epilogue's channel constants after `corr`, zero-padded to the
+/// kernel's s.op output channels).
 static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
                             const KernelSpec &s, Value paddedInput,
                             Value packedWeights, ArrayRef<int32_t> corr,
-                            ArrayRef<int64_t> outShape) {
+                            ArrayRef<int64_t> outShape,
+                            const KernelEpilogue *epilogue = nullptr) {
   auto module = op->getParentOfType<ModuleOp>();
   auto wTensorType = cast<RankedTensorType>(packedWeights.getType());
-  func::FuncOp kernel =
-      getOrCreateKernel(b, module, s, wTensorType.getElementType(), 0,
-                        wTensorType.getShape(), outShape, loc);
   Type i32 = b.getI32Type();
+  std::string name = kernelName(b.getContext(), s);
+  Type outElement = i32;
+  func::FuncOp epilogueFn;
+  SmallVector<DenseElementsAttr> constants;
+  SmallVector<Type> extra;
+  if (epilogue) {
+    name += "_" + epilogue->name;
+    epilogueFn = epilogue->build(b, name + "_fn");
+    outElement = epilogueFn.getResultTypes()[0];
+    for (DenseElementsAttr v : epilogue->channelConstants) {
+      Type element = v.getElementType();
+      SmallVector<Attribute> values(v.getValues<Attribute>());
+      values.resize(s.op, b.getZeroAttr(element));
+      constants.push_back(
+          DenseElementsAttr::get(RankedTensorType::get({s.op}, element), values));
+      extra.push_back(MemRefType::get({s.op}, element));
+    }
+  }
+  auto outType = MemRefType::get(outShape, outElement);
+  func::FuncOp kernel =
+      declareKernel(b, module, name, s, wTensorType.getElementType(),
+                    wTensorType.getShape(), extra, outType, loc);
+  if (epilogueFn)
+    kernel->setAttr(kEpilogueAttrName,
+                    FlatSymbolRefAttr::get(epilogueFn.getSymNameAttr()));
   Value corrTensor = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(RankedTensorType::get({s.corrSize()}, i32),
                              llvm::ArrayRef(corr)));
   FunctionType type = kernel.getFunctionType();
-  Value xBuf = bufferization::ToBufferOp::create(
-      b, loc, type.getInput(0), paddedInput, /*read_only=*/true);
-  Value wBuf = bufferization::ToBufferOp::create(
-      b, loc, type.getInput(1), packedWeights, /*read_only=*/true);
-  Value cBuf =
-      bufferization::ToBufferOp::create(b, loc, type.getInput(2), corrTensor,
-                                        /*read_only=*/true);
-  auto outType = cast<MemRefType>(type.getInput(3));
+  SmallVector<Value> operands;
+  operands.push_back(bufferization::ToBufferOp::create(
+      b, loc, type.getInput(0), paddedInput, /*read_only=*/true));
+  operands.push_back(bufferization::ToBufferOp::create(
+      b, loc, type.getInput(1), packedWeights, /*read_only=*/true));
+  operands.push_back(bufferization::ToBufferOp::create(
+      b, loc, type.getInput(2), corrTensor, /*read_only=*/true));
+  for (DenseElementsAttr v : constants) {
+    Value t = arith::ConstantOp::create(b, loc, v);
+    operands.push_back(bufferization::ToBufferOp::create(
+        b, loc, type.getInput(operands.size()), t, /*read_only=*/true));
+  }
   Value outBuf =
       memref::AllocOp::create(b, loc, outType, b.getI64IntegerAttr(64));
-  func::CallOp::create(b, loc, kernel, ValueRange{xBuf, wBuf, cBuf, outBuf});
+  operands.push_back(outBuf);
+  func::CallOp::create(b, loc, kernel, operands);
   return bufferization::ToTensorOp::create(
-      b, loc, RankedTensorType::get(outShape, i32), outBuf,
+      b, loc, RankedTensorType::get(outShape, outElement), outBuf,
       /*restrict=*/true, /*writable=*/true);
 }
 
@@ -374,7 +411,8 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
                           bool wUnsigned, int64_t izp, int64_t wzp,
                           ArrayRef<int64_t> w, int64_t o, int64_t kh,
                           int64_t kw, ArrayRef<int64_t> pads,
-                          ArrayRef<int64_t> strides, ArrayRef<int64_t> dil) {
+                          ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
+                          const KernelEpilogue *epilogue) {
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
@@ -461,7 +499,8 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
 
   Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
   SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, s.op};
-  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+  Value out =
+      emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
   if (s.op != o) {
     SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(s.n),
@@ -477,7 +516,7 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
 /// C * M] (channel-major: output channel c * M + j).
 static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
                              const KernelSpec &s, int64_t c) {
-  Type i32 = b.getI32Type();
+  Type element = cast<RankedTensorType>(out.getType()).getElementType();
   int64_t mult = s.mult;
   if (s.cp != c) {
     SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0));
@@ -489,13 +528,13 @@ static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
   }
   if (mult > 1) {
     Value init = tensor::EmptyOp::create(
-        b, loc, ArrayRef<int64_t>{s.n, s.oh, s.ow, c, mult}, i32);
+        b, loc, ArrayRef<int64_t>{s.n, s.oh, s.ow, c, mult}, element);
     out = linalg::TransposeOp::create(b, loc, out, init,
                                       ArrayRef<int64_t>{0, 1, 2, 4, 3})
               .getResult()[0];
   }
   return tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get({s.n, s.oh, s.ow, c * mult}, i32), out,
+      b, loc, RankedTensorType::get({s.n, s.oh, s.ow, c * mult}, element), out,
       SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
 }
 
@@ -511,7 +550,7 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
                            int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
                            int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
                            ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
-                           bool vnni) {
+                           bool vnni, const KernelEpilogue *epilogue) {
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
@@ -571,7 +610,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
     Value padded =
         selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
     SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
-    Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+    Value out =
+        emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
     return finishDepthwise(b, loc, out, s, c);
   }
   SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
@@ -588,29 +628,70 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
           llvm::ArrayRef(data)));
   Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
   SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
-  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr, outShape);
+  Value out =
+      emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
   return finishDepthwise(b, loc, out, s, c);
 }
 
+ConvKernelRequest ConvKernelRequest::of(Conv2DOp op) {
+  ConvKernelRequest r;
+  r.op = op;
+  r.inputType = op.getInput().getType();
+  r.weightType = op.getWeight().getType();
+  r.resultType = op.getOutput().getType();
+  r.weight = op.getWeight();
+  r.kernelLayout = op.getKernelLayout();
+  r.nhwc = op.getDataLayout() == ActivationLayout::NHWC;
+  r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+  r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
+  r.groups = op.getGroups();
+  r.padding.assign(op.getPadding().begin(), op.getPadding().end());
+  r.strides.assign(op.getStrides().begin(), op.getStrides().end());
+  r.dilations.assign(op.getDilations().begin(), op.getDilations().end());
+  return r;
+}
+
+ConvKernelRequest ConvKernelRequest::of(DenseOp op) {
+  ConvKernelRequest r;
+  r.op = op;
+  r.inputType = op.getInput().getType();
+  r.weightType = op.getWeight().getType();
+  r.resultType = op.getOutput().getType();
+  r.weight = op.getWeight();
+  r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+  r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
+  return r;
+}
+
 FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
-                                               Conv2DOp op, Value input,
-                                               KernelFlavor flavor) {
-  auto inputType = op.getInput().getType();
-  auto weightType = op.getWeight().getType();
+                                               const ConvKernelRequest &r,
+                                               Value input,
+                                               KernelFlavor flavor,
+                                               const KernelEpilogue *epilogue) {
+  RankedTensorType inputType = r.inputType, weightType = r.weightType;
   if (!inputType.hasStaticShape() || !weightType.hasStaticShape() ||
-      !op.getOutput().getType().hasStaticShape() ||
-      op.getDataLayout() != ActivationLayout::NHWC)
+      !r.resultType.hasStaticShape() || !r.nhwc)
     return failure();
-  std::optional<SmallVector<int64_t>> raw = constantInts(op.getWeight());
+  std::optional<SmallVector<int64_t>> raw = constantInts(r.weight);
   if (!raw)
     return failure();
-  KernelDims kd = getKernelDims(op.getKernelLayout());
+  KernelDims kd = getKernelDims(r.kernelLayout);
   ArrayRef<int64_t> wshape = weightType.getShape();
   int64_t c = inputType.getDimSize(3), o = wshape[kd.o], ci = wshape[kd.i];
   int64_t kh = wshape[kd.h], kw = wshape[kd.w];
-  int64_t groups = op.getGroups();
+  int64_t groups = r.groups;
   bool depthwise = groups == c && ci == 1 && groups > 1;
   if (groups != 1 && !depthwise)
+    return failure();
+  // Epilogues of depthwise kernels: channel multiplier 1 only (the
+  // kernel's channel order is [M][C]).
+  if (epilogue && depthwise && (o != c || !epilogue->depthwise))
+    return failure();
+  // Nor of kernels with padded output channels: the 8-bit results would
+  // be sliced out of the padded rows by a strided copy, which costs more
+  // (measured: vww, 8 of 16 channels) than a separate elementwise
+  // epilogue reading the i32 slice.
+  if (epilogue && (depthwise ? c % 16 : o % 16))
     return failure();
   // Reorder the weights as w[o][kh][kw][i].
   SmallVector<int64_t> w(raw->size());
@@ -625,51 +706,51 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
   }
   bool inUnsigned = isUnsignedType(inputType);
   bool wUnsigned = isUnsignedType(weightType);
-  int64_t izp = static_cast<int32_t>(op.getInputZeroPoint());
-  int64_t wzp = static_cast<int32_t>(op.getWeightZeroPoint());
+  int64_t izp = r.inputZp, wzp = r.weightZp;
   if (flavor == KernelFlavor::VNNI && !wUnsigned &&
       llvm::any_of(w, [](int64_t v) { return v < -128 || v > 127; }))
     return failure();
-  Location loc = op.getLoc();
+  Location loc = r.op->getLoc();
   if (depthwise) {
     bool vnni = flavor == KernelFlavor::VNNI &&
                 llvm::all_of(w, [&](int64_t v) {
                   return v - wzp >= -128 && v - wzp <= 127;
                 });
-    return emitDepthwise(rewriter, loc, op, input, inUnsigned, izp, wzp, w,
-                         o / c, kh, kw, op.getPadding(), op.getStrides(),
-                         op.getDilations(), vnni);
+    return emitDepthwise(rewriter, loc, r.op, input, inUnsigned, izp, wzp, w,
+                         o / c, kh, kw, r.padding, r.strides, r.dilations, vnni,
+                         epilogue);
   }
-  return emitGemmConv(rewriter, loc, op, flavor, input, inUnsigned, wUnsigned,
-                      izp, wzp, w, o, kh, kw, op.getPadding(), op.getStrides(),
-                      op.getDilations());
+  return emitGemmConv(rewriter, loc, r.op, flavor, input, inUnsigned, wUnsigned,
+                      izp, wzp, w, o, kh, kw, r.padding, r.strides,
+                      r.dilations, epilogue);
 }
 
 FailureOr<Value> lowering::lowerDenseWithKernel(RewriterBase &rewriter,
-                                                DenseOp op, Value input,
-                                                KernelFlavor flavor) {
-  auto inputType = op.getInput().getType();
-  auto weightType = op.getWeight().getType();
+                                                const ConvKernelRequest &r,
+                                                Value input,
+                                                KernelFlavor flavor,
+                                                const KernelEpilogue *epilogue) {
+  RankedTensorType inputType = r.inputType, weightType = r.weightType;
   if (!inputType.hasStaticShape() || !weightType.hasStaticShape())
     return failure();
-  std::optional<SmallVector<int64_t>> w = constantInts(op.getWeight());
+  std::optional<SmallVector<int64_t>> w = constantInts(r.weight);
   if (!w)
     return failure();
   int64_t n = inputType.getDimSize(0), k = inputType.getDimSize(1);
   int64_t o = weightType.getDimSize(0);
-  Location loc = op.getLoc();
-  Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type();
+  Location loc = r.op->getLoc();
+  Type i8 = rewriter.getI8Type();
   // [N, K] as an NHWC image [1, 1, N, K] and a 1x1 kernel.
   Value image = tensor::ExpandShapeOp::create(
       rewriter, loc, RankedTensorType::get({1, 1, n, k}, i8), input,
       SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
-  Value out = emitGemmConv(
-      rewriter, loc, op, flavor, image, isUnsignedType(inputType),
-      isUnsignedType(weightType), static_cast<int32_t>(op.getInputZeroPoint()),
-      static_cast<int32_t>(op.getWeightZeroPoint()), *w, o, 1, 1, {0, 0, 0, 0},
-      {1, 1}, {1, 1});
+  Value out = emitGemmConv(rewriter, loc, r.op, flavor, image,
+                           isUnsignedType(inputType),
+                           isUnsignedType(weightType), r.inputZp, r.weightZp,
+                           *w, o, 1, 1, {0, 0, 0, 0}, {1, 1}, {1, 1}, epilogue);
+  Type element = cast<RankedTensorType>(out.getType()).getElementType();
   return tensor::CollapseShapeOp::create(
-             rewriter, loc, RankedTensorType::get({n, o}, i32), out,
+             rewriter, loc, RankedTensorType::get({n, o}, element), out,
              SmallVector<ReassociationIndices>{{0, 1, 2}, {3}})
       .getResult();
 }

@@ -14,6 +14,8 @@
 #include "QNNToLinalgInternal.h"
 
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::qnn {
@@ -32,22 +34,30 @@ struct Candidate {
   func::FuncOp kernel;
   KernelSpec spec;
   bufferization::ToTensorOp accumulators;
-  /// Depthwise kernels (multiplier 1): [N, OH, OW, 1, C] -> [N, OH, OW, C].
+  /// Depthwise kernels (multiplier 1): [N, OH, OW, 1, C] -> [N, OH, OW, C],
+  /// before the generic (a generic on the 5-D values needs none).
   tensor::CollapseShapeOp collapse;
   linalg::GenericOp generic;
   /// Per-channel constants of the epilogue (1-D, op elements each), in the
   /// order of the generic's operands after the accumulators.
   SmallVector<DenseElementsAttr> channelConstants;
+  /// A kernel that already has an epilogue (the npu lowering's): that
+  /// function and the call's channel constants. `generic`, if any, then
+  /// follows the epilogue (the next kernel's sign flip, say) and composes
+  /// with it; without one the call only joins the sharing of step 2.
+  func::FuncOp firstEpilogue = {};
+  SmallVector<DenseElementsAttr> kernelConstants = {};
 };
 
 /// The generic reads `acc` with the identity map and otherwise only
 /// constant per-channel vectors; its body is arith (and math.roundeven) only (values defined
 /// outside it must be scalar constants); it yields one integer of at most
 /// 32 bits.
-bool matchGeneric(Candidate &c) {
+bool matchGeneric(Candidate &c, Value acc) {
   linalg::GenericOp g = c.generic;
+  int64_t rank = g.getNumLoops();
   if (g.getNumDpsInits() != 1 || g.getNumResults() != 1 ||
-      g.getNumParallelLoops() != g.getNumLoops() || g.getNumLoops() != 4)
+      g.getNumParallelLoops() != rank || (rank != 4 && rank != 5))
     return false;
   auto resultType = cast<RankedTensorType>(g.getResult(0).getType());
   auto elem = dyn_cast<IntegerType>(resultType.getElementType());
@@ -58,13 +68,16 @@ bool matchGeneric(Candidate &c) {
   SmallVector<AffineMap> maps = g.getIndexingMapsArray();
   if (!maps.back().isIdentity())
     return false;
+  // Kernels with padded channels (a slice between) are left alone: the
+  // strided copy of 8-bit results out of padded rows costs more than a
+  // separate elementwise epilogue (measured on vww's 8-channel layers).
   int64_t channels = c.spec.op;
+  if (resultType.getShape().back() != channels)
+    return false;
   bool seenAcc = false;
   for (OpOperand *operand : g.getDpsInputOperands()) {
     AffineMap map = g.getMatchingIndexingMap(operand);
     Value v = operand->get();
-    Value acc =
-        c.collapse ? Value(c.collapse.getResult()) : c.accumulators.getResult();
     if (v == acc) {
       if (seenAcc || !map.isIdentity() || operand->getOperandNumber() != 0)
         return false;
@@ -78,7 +91,7 @@ bool matchGeneric(Candidate &c) {
     // Indexed by the channel only: the last result is d3, every other
     // result addresses a dimension of size 1.
     if (map.getNumResults() != type.getRank() || type.getRank() == 0 ||
-        map.getResults().back() != getAffineDimExpr(3, g.getContext()) ||
+        map.getResults().back() != getAffineDimExpr(rank - 1, g.getContext()) ||
         type.getShape().back() != channels)
       return false;
     for (int64_t i = 0; i + 1 < type.getRank(); ++i)
@@ -120,60 +133,97 @@ bool matchGeneric(Candidate &c) {
 }
 
 /// Collects the kernel calls whose accumulators feed only a fusable
-/// epilogue.
+/// epilogue, and every call of a kernel that has an epilogue already
+/// (with a fusable generic after it, if there is one).
 std::vector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
   std::vector<Candidate> found;
+  SymbolTable symbols(module);
   module.walk([&](func::CallOp call) {
-    auto kernel = module.lookupSymbol<func::FuncOp>(call.getCallee());
-    if (!kernel || !kernel.isDeclaration() || call.getNumOperands() != 4)
+    auto kernel = symbols.lookup<func::FuncOp>(call.getCallee());
+    if (!kernel || !kernel.isDeclaration() || call.getNumOperands() < 4)
       return;
     auto attr = kernel->getAttrOfType<DenseI64ArrayAttr>(kKernelAttrName);
     if (!attr)
       return;
     FailureOr<KernelSpec> spec = KernelSpec::fromAttr(attr);
-    if (failed(spec) || (spec->isDepthwise() &&
-                         (!depthwise || spec->mult != 1)))
+    if (failed(spec))
       return;
-    Value out = call.getOperand(3);
+    Candidate c{call, kernel, *spec, {}, {}, {}, {}};
+    if (auto ref = kernel->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName)) {
+      c.firstEpilogue = symbols.lookup<func::FuncOp>(ref.getValue());
+      if (!c.firstEpilogue)
+        return;
+      for (Value v : call.getOperands().drop_front(3).drop_back()) {
+        auto buffer = v.getDefiningOp<bufferization::ToBufferOp>();
+        DenseElementsAttr value;
+        if (!buffer || !matchPattern(buffer.getTensor(), m_Constant(&value)))
+          return;
+        c.kernelConstants.push_back(value);
+      }
+    } else if (call.getNumOperands() != 4) {
+      return;
+    }
+    // A fused kernel stays a member for sharing even when nothing follows.
+    auto keep = [&] {
+      if (c.firstEpilogue) {
+        c.accumulators = {};
+        c.collapse = {};
+        c.generic = {};
+        c.channelConstants.clear();
+        found.push_back(std::move(c));
+      }
+    };
+    if (spec->isDepthwise() && (!depthwise || spec->mult != 1))
+      return keep();
+    Value out = call.getOperands().back();
     auto alloc = out.getDefiningOp<memref::AllocOp>();
     if (!alloc || !out.hasNUses(2))
-      return;
-    bufferization::ToTensorOp accumulators;
+      return keep();
     for (Operation *user : out.getUsers())
       if (auto t = dyn_cast<bufferization::ToTensorOp>(user))
-        accumulators = t;
-    if (!accumulators || !accumulators->hasOneUse() ||
-        accumulators->getBlock() != call->getBlock() ||
-        !call->isBeforeInBlock(accumulators))
-      return;
-    Operation *user = *accumulators->user_begin();
-    tensor::CollapseShapeOp collapse;
-    if (spec->isDepthwise()) {
-      collapse = dyn_cast<tensor::CollapseShapeOp>(user);
-      if (!collapse || !collapse->hasOneUse() ||
+        c.accumulators = t;
+    if (!c.accumulators || !c.accumulators->hasOneUse() ||
+        c.accumulators->getBlock() != call->getBlock() ||
+        !call->isBeforeInBlock(c.accumulators))
+      return keep();
+    // to_tensor -> [collapse] -> generic, or to_tensor -> generic on the
+    // 5-D depthwise values (linalg-fuse-elementwise-ops moves a collapse
+    // after an elementwise op).
+    Value acc = c.accumulators.getResult();
+    Operation *user = *c.accumulators->user_begin();
+    if (auto collapse = dyn_cast<tensor::CollapseShapeOp>(user);
+        collapse && spec->isDepthwise()) {
+      if (!collapse->hasOneUse() ||
           collapse.getReassociationIndices() !=
               SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}})
-        return;
+        return keep();
+      c.collapse = collapse;
+      acc = collapse.getResult();
       user = *collapse->user_begin();
     }
-    auto generic = dyn_cast<linalg::GenericOp>(user);
-    if (!generic)
-      return;
-    Candidate c{call, kernel, *spec, accumulators, collapse, generic, {}};
-    if (matchGeneric(c))
+    c.generic = dyn_cast<linalg::GenericOp>(user);
+    if (c.generic && matchGeneric(c, acc))
       found.push_back(std::move(c));
+    else
+      keep();
   });
   return found;
 }
 
 /// The generic's body as `func.func private @name(acc: i32, channel
 /// constants..., ) -> result`, with outside constants cloned in (one copy
-/// per using operation).
+/// per using operation). With `first` (a kernel's epilogue), the function
+/// is `first` followed by the generic: first's arguments, then the
+/// generic's channel constants; first's result is the generic's input.
 func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
-                                   linalg::GenericOp g, StringRef name) {
+                                   linalg::GenericOp g, StringRef name,
+                                   func::FuncOp first = {}) {
   Block &body = g.getRegion().front();
   SmallVector<Type> inputs;
-  for (BlockArgument arg : body.getArguments().drop_back())
+  if (first)
+    llvm::append_range(inputs, first.getArgumentTypes());
+  for (BlockArgument arg : body.getArguments().drop_back().drop_front(
+           first ? 1 : 0))
     inputs.push_back(arg.getType());
   Type result = body.getTerminator()->getOperand(0).getType();
   OpBuilder::InsertionGuard guard(b);
@@ -184,9 +234,24 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   IRMapping mapping;
-  for (auto [from, to] :
-       llvm::zip(body.getArguments().drop_back(), entry->getArguments()))
-    mapping.map(from, to);
+  ValueRange args = entry->getArguments();
+  if (first) {
+    Block &firstBody = first.getBody().front();
+    IRMapping firstMapping;
+    for (auto [from, to] : llvm::zip(firstBody.getArguments(), args))
+      firstMapping.map(from, to);
+    for (Operation &op : firstBody.without_terminator())
+      b.clone(op, firstMapping);
+    mapping.map(body.getArgument(0), firstMapping.lookup(
+                                         firstBody.getTerminator()->getOperand(0)));
+    args = args.drop_front(first.getNumArguments());
+    for (auto [from, to] :
+         llvm::zip(body.getArguments().drop_back().drop_front(), args))
+      mapping.map(from, to);
+  } else {
+    for (auto [from, to] : llvm::zip(body.getArguments().drop_back(), args))
+      mapping.map(from, to);
+  }
   // Each use of an outside constant gets its own copy, so that the
   // function's structure does not depend on which constant values happen
   // to coincide (kernel sharing compares epilogues up to constant values).
@@ -318,20 +383,27 @@ struct FuseKernelEpiloguesPass
     int64_t counter = 0;
     // 1. Every candidate with its own epilogue function.
     std::vector<Prepared> prepared;
+    llvm::DenseSet<Operation *> erased;
     for (Candidate &c : findCandidates(module, fuseDepthwise)) {
-      std::string base =
-          c.kernel.getSymName().str() + "_epilogue" + std::to_string(counter++);
-      while (module.lookupSymbol(base))
-        base += "_";
-      func::FuncOp epilogue =
-          buildEpilogueFunction(b, module, c.generic, base + "_fn");
-      auto resultType =
-          cast<RankedTensorType>(c.generic.getResult(0).getType());
-      // The kernel's own output layout: [N, OH, OW, 1, C] for depthwise.
-      SmallVector<int64_t> outShape(resultType.getShape());
-      if (c.collapse)
-        outShape.insert(outShape.begin() + 3, 1);
-      auto outType = MemRefType::get(outShape, resultType.getElementType());
+      // The channel constants: the kernel's own, then the generic's.
+      c.channelConstants.insert(c.channelConstants.begin(),
+                                c.kernelConstants.begin(),
+                                c.kernelConstants.end());
+      func::FuncOp epilogue = c.firstEpilogue;
+      auto outType = cast<MemRefType>(c.call.getOperands().back().getType());
+      if (c.generic) {
+        std::string base = c.kernel.getSymName().str() + "_epilogue" +
+                           std::to_string(counter++);
+        while (module.lookupSymbol(base) || module.lookupSymbol(base + "_fn"))
+          base += "_";
+        epilogue = buildEpilogueFunction(b, module, c.generic, base + "_fn",
+                                         c.firstEpilogue);
+        // The kernel's own output layout, the generic's element type.
+        outType = MemRefType::get(
+            outType.getShape(),
+            cast<RankedTensorType>(c.generic.getResult(0).getType())
+                .getElementType());
+      }
       SmallVector<Type> argTypes(
           c.kernel.getFunctionType().getInputs().take_front(3));
       for (DenseElementsAttr v : c.channelConstants)
@@ -372,8 +444,10 @@ struct FuseKernelEpiloguesPass
               return m[i] != g.constants.front()[i];
             }))
           lifted.push_back(static_cast<int64_t>(i));
-      for (Prepared *p : ArrayRef(g.members).drop_front())
+      for (Prepared *p : ArrayRef(g.members).drop_front()) {
+        erased.insert(p->epilogue);
         p->epilogue.erase();
+      }
       Block &body = epilogue.getBody().front();
       SmallVector<Type> liftedTypes;
       {
@@ -410,6 +484,10 @@ struct FuseKernelEpiloguesPass
       FunctionType fusedType = b.getFunctionType(argTypes, {});
       b.setInsertionPointAfter(rep.c.kernel);
       std::string name = epilogue.getSymName().drop_back(3).str();
+      // The representative's own kernel (an npu lowering's, under that
+      // name) is replaced below.
+      if (auto old = module.lookupSymbol<func::FuncOp>(name))
+        old.setSymName(name + "_replaced");
       func::FuncOp fused =
           func::FuncOp::create(b, rep.c.kernel.getLoc(), name, fusedType);
       fused.setPrivate();
@@ -426,6 +504,13 @@ struct FuseKernelEpiloguesPass
           Value t = arith::ConstantOp::create(b, loc, v);
           operands.push_back(bufferization::ToBufferOp::create(
               b, loc, argTypes[operands.size()], t, /*read_only=*/true));
+        }
+        if (!c.generic) {
+          // Only shared: same output buffer.
+          operands.push_back(c.call.getOperands().back());
+          func::CallOp::create(b, loc, fused, operands);
+          c.call.erase();
+          continue;
         }
         Value out = memref::AllocOp::create(b, loc, member->outType,
                                             b.getI64IntegerAttr(64));
@@ -444,22 +529,31 @@ struct FuseKernelEpiloguesPass
               b, loc, resultType, result,
               c.collapse.getReassociationIndices());
         c.generic.getResult(0).replaceAllUsesWith(result);
-        Value oldOut = c.call.getOperand(3);
+        Value oldOut = c.call.getOperands().back();
         c.generic.erase();
         if (c.collapse)
           c.collapse.erase();
+
         c.accumulators.erase();
         c.call.erase();
         oldOut.getDefiningOp()->erase();
       }
     }
-    // The unfused kernel declarations nothing calls any more.
+    // The kernel declarations nothing calls any more, and the epilogues
+    // only they used.
     llvm::SetVector<Operation *> kernels;
-    for (Prepared &p : prepared)
+    llvm::SetVector<Operation *> firstEpilogues;
+    for (Prepared &p : prepared) {
       kernels.insert(p.c.kernel);
+      if (p.c.firstEpilogue && !erased.contains(p.c.firstEpilogue))
+        firstEpilogues.insert(p.c.firstEpilogue);
+    }
     for (Operation *kernel : kernels)
       if (cast<func::FuncOp>(kernel).symbolKnownUseEmpty(module))
         kernel->erase();
+    for (Operation *fn : firstEpilogues)
+      if (cast<func::FuncOp>(fn).symbolKnownUseEmpty(module))
+        fn->erase();
   }
 };
 } // namespace

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "NPU/IR/NPUDialect.h"
 #include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNOps.h"
 #include "QNN/Utils/QuantMath.h"
@@ -386,10 +387,53 @@ lowerRequantizeRule(ConversionPatternRewriter &rewriter, Operation *op,
                     float outputScale, int64_t outputZeroPoint,
                     Rounding rounding) {
   Location loc = op->getLoc();
+  FailureOr<RequantizeSpec> spec = RequantizeSpec::get(
+      op, inputScales, outputScale, inputZeroPoint, outputZeroPoint,
+      resultType.getElementType(), rounding);
+  if (failed(spec))
+    return failure();
   bool inputUnsigned = isUnsignedElement(inputType);
-  Type outElement = signless(resultType.getElementType());
-  auto [qmin, qmax] = getStorageRange(resultType.getElementType());
-  SmallVector<int64_t> multipliers, lefts, rights;
+  int64_t rank = resultType.getRank();
+  SmallVector<Value> inputs = {input};
+  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
+  for (DenseElementsAttr table : spec->channelTables(rewriter.getContext())) {
+    inputs.push_back(arith::ConstantOp::create(rewriter, loc, table));
+    maps.push_back(AffineMap::get(
+        rank, 0, rewriter.getAffineDimExpr(static_cast<int64_t>(*axisAttr)),
+        rewriter.getContext()));
+  }
+  maps.push_back(rewriter.getMultiDimIdentityMap(rank));
+  Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
+                                       spec->outElement);
+  auto generic = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+        linalg::YieldOp::create(
+            b, l,
+            emitRequantizeScalar(b, l, args[0], inputUnsigned, *spec,
+                                 args.drop_front().drop_back()));
+      });
+  return generic.getResult(0);
+}
+
+} // namespace
+
+FailureOr<RequantizeSpec>
+RequantizeSpec::get(Operation *op, ArrayRef<double> inputScales,
+                    float outputScale, int64_t inputZeroPoint,
+                    int64_t outputZeroPoint, Type resultElement,
+                    Rounding rounding) {
+  RequantizeSpec spec;
+  spec.rounding = rounding;
+  spec.inputZp = static_cast<int32_t>(inputZeroPoint);
+  spec.outputZp = static_cast<int32_t>(outputZeroPoint);
+  std::tie(spec.lo, spec.hi) = getStorageRange(resultElement);
+  spec.outElement = signless(resultElement);
+  if (rounding == Rounding::onnx) {
+    for (double scale : inputScales)
+      spec.factors.push_back(qmath::onnxRequantizeFactor(scale, outputScale));
+    return spec;
+  }
   for (double scale : inputScales) {
     qmath::QuantizedMultiplier m =
         qmath::quantizeMultiplier(scale / static_cast<double>(outputScale));
@@ -397,140 +441,117 @@ lowerRequantizeRule(ConversionPatternRewriter &rewriter, Operation *op,
       return op->emitOpError() << "multiplier input_scale / output_scale is "
                                   "too large to lower (shift "
                                << m.shift << " > 31)";
-    multipliers.push_back(m.multiplier);
-    lefts.push_back(m.shift > 0 ? m.shift : 0);
-    rights.push_back(m.shift > 0 ? 0 : -m.shift);
+    spec.multipliers.push_back(m.multiplier);
+    spec.lefts.push_back(m.shift > 0 ? m.shift : 0);
+    spec.rights.push_back(m.shift > 0 ? 0 : -m.shift);
   }
-  qmath::RoundingRule rule = toRoundingRule(rounding);
-  int64_t inputZp = static_cast<int32_t>(inputZeroPoint);
-  int64_t outputZp = static_cast<int32_t>(outputZeroPoint);
-  int64_t rank = resultType.getRank();
-  bool perChannel = multipliers.size() > 1;
-
-  SmallVector<Value> inputs = {input};
-  SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-  if (perChannel) {
-    int64_t axis = static_cast<int64_t>(*axisAttr);
-    AffineMap channelMap = AffineMap::get(
-        rank, 0, rewriter.getAffineDimExpr(axis), rewriter.getContext());
-    inputs.push_back(
-        constTensor(rewriter, loc, rewriter.getI64Type(), multipliers));
-    inputs.push_back(constTensor(rewriter, loc, rewriter.getI32Type(), lefts));
-    inputs.push_back(constTensor(rewriter, loc, rewriter.getI64Type(), rights));
-    maps.append(3, channelMap);
-  }
-  maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, resultType.getShape(), outElement);
-  auto generic = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
-      iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
-        Type i32 = b.getI32Type(), i64 = b.getI64Type();
-        Value m, left, right;
-        if (perChannel) {
-          m = args[1];
-          left = args[2];
-          right = args[3];
-        } else {
-          m = intConst(b, l, i64, multipliers[0]);
-          left = intConst(b, l, i32, lefts[0]);
-          right = intConst(b, l, i64, rights[0]);
-        }
-        Value x = extendTo(b, l, args[0], i64, inputUnsigned);
-        Value centered =
-            arith::SubIOp::create(b, l, x, intConst(b, l, i64, inputZp));
-        Value rescaled;
-        if (rule == qmath::RoundingRule::TFLite ||
-            rule == qmath::RoundingRule::TFLiteSingle) {
-          // TFLite's kernels rescale the 32-bit value (wrapped).
-          Value c32 = arith::TruncIOp::create(b, l, i32, centered);
-          rescaled =
-              rule == qmath::RoundingRule::TFLite
-                  ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
-                  : emitSingleRoundingMultiply(b, l, c32, m, left, right);
-        } else {
-          rescaled = emitSingleRoundingRescale(
-              b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left), right,
-              rule == qmath::RoundingRule::ToNearest);
-        }
-        linalg::YieldOp::create(b, l,
-                                addZeroPointClampAndNarrow(b, l, rescaled,
-                                                           outputZp, qmin, qmax,
-                                                           outElement));
-      });
-  return generic.getResult(0);
+  return spec;
 }
+
+static DenseElementsAttr intTable(Type elementType, ArrayRef<int64_t> values) {
+  auto type =
+      RankedTensorType::get({static_cast<int64_t>(values.size())}, elementType);
+  SmallVector<APInt> ints;
+  for (int64_t v : values)
+    ints.push_back(APInt(elementType.getIntOrFloatBitWidth(), v,
+                         /*isSigned=*/true, /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, ints);
+}
+
+SmallVector<DenseElementsAttr>
+RequantizeSpec::channelTables(MLIRContext *ctx) const {
+  if (channels() == 1)
+    return {};
+  if (rounding == Rounding::onnx)
+    return {DenseElementsAttr::get(
+        RankedTensorType::get({channels()}, Float32Type::get(ctx)),
+        llvm::ArrayRef(factors))};
+  Type i32 = IntegerType::get(ctx, 32), i64 = IntegerType::get(ctx, 64);
+  return {intTable(i64, multipliers), intTable(i32, lefts),
+          intTable(i64, rights)};
+}
+
+/// The ONNX rule (qmath::requantizeONNX) in float32: sitofp, multiply by
+/// the factor, round half to even, clamp to +-2^62, convert to i64, add
+/// the zero point, saturate. Arith and math.roundeven only, so that
+/// qnn-fuse-kernel-epilogues can still move it into a kernel.
+static Value emitONNXRequantize(OpBuilder &b, Location l, Value input,
+                                bool inputUnsigned, const RequantizeSpec &spec,
+                                Value factor) {
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto f32Const = [&](float v) {
+    return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v)).getResult();
+  };
+  // Values of at most 32 bits with zero point 0 convert from i32 (the
+  // accumulators of ONNX's QLinear ops); the others from the exact i64.
+  Value x;
+  if (spec.inputZp == 0 && input.getType().getIntOrFloatBitWidth() <= 32)
+    x = extendTo(b, l, input, b.getI32Type(), inputUnsigned);
+  else
+    x = arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
+                              intConst(b, l, i64, spec.inputZp));
+  if (!factor)
+    factor = f32Const(spec.factors[0]);
+  Value v = arith::MulFOp::create(b, l, arith::SIToFPOp::create(b, l, f32, x),
+                                  factor);
+  v = mlir::math::RoundEvenOp::create(b, l, v);
+  const float limit = 4611686018427387904.0f; // 2^62
+  v = arith::MaximumFOp::create(b, l, v, f32Const(-limit));
+  v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
+  Value y = arith::AddIOp::create(b, l, arith::FPToSIOp::create(b, l, i64, v),
+                                  intConst(b, l, i64, spec.outputZp));
+  return clampAndNarrow(b, l, y, spec.lo, spec.hi, spec.outElement);
+}
+
+Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
+                                     bool inputUnsigned,
+                                     const RequantizeSpec &spec,
+                                     ValueRange tables) {
+  if (spec.rounding == Rounding::onnx)
+    return emitONNXRequantize(b, l, input, inputUnsigned, spec,
+                              tables.empty() ? Value() : tables[0]);
+  Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  Value m, left, right;
+  if (!tables.empty()) {
+    m = tables[0];
+    left = tables[1];
+    right = tables[2];
+  } else {
+    m = intConst(b, l, i64, spec.multipliers[0]);
+    left = intConst(b, l, i32, spec.lefts[0]);
+    right = intConst(b, l, i64, spec.rights[0]);
+  }
+  qmath::RoundingRule rule = toRoundingRule(spec.rounding);
+  Value rescaled;
+  if (rule == qmath::RoundingRule::TFLite ||
+      rule == qmath::RoundingRule::TFLiteSingle) {
+    // TFLite's kernels rescale the 32-bit value (wrapped). An i32 input
+    // with zero point 0 (an accumulator) is used as it is.
+    Value c32 = input;
+    if (spec.inputZp != 0 || !input.getType().isInteger(32))
+      c32 = arith::TruncIOp::create(
+          b, l, i32,
+          arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
+                                intConst(b, l, i64, spec.inputZp)));
+    rescaled = rule == qmath::RoundingRule::TFLite
+                   ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
+                   : emitSingleRoundingMultiply(b, l, c32, m, left, right);
+  } else {
+    Value centered =
+        arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
+                              intConst(b, l, i64, spec.inputZp));
+    rescaled = emitSingleRoundingRescale(
+        b, l, centered, m, arith::ExtSIOp::create(b, l, i64, left), right,
+        rule == qmath::RoundingRule::ToNearest);
+  }
+  return addZeroPointClampAndNarrow(b, l, rescaled, spec.outputZp, spec.lo,
+                                    spec.hi, spec.outElement);
+}
+
+namespace {
 
 struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
   using OpConversionPattern::OpConversionPattern;
-
-  /// The ONNX rule (qmath::requantizeONNX) in float32: sitofp, multiply by
-  /// the factor, round half to even, clamp to +-2^62, convert to i64, add
-  /// the zero point, saturate. Arith and math.roundeven only, so that
-  /// qnn-fuse-kernel-epilogues can still move it into a kernel.
-  static LogicalResult lowerONNX(RequantizeOp op, OpAdaptor adaptor,
-                                 ConversionPatternRewriter &rewriter) {
-    Location loc = op.getLoc();
-    auto inputType = op.getInput().getType();
-    auto resultType = op.getOutput().getType();
-    bool inputUnsigned = isUnsignedElement(inputType);
-    Type outElement = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
-    float outputScale = op.getOutputScale().convertToFloat();
-    SmallVector<float> factors;
-    for (double scale : op.getInputScale())
-      factors.push_back(qmath::onnxRequantizeFactor(scale, outputScale));
-    int64_t inputZp = static_cast<int32_t>(op.getInputZeroPoint());
-    int64_t outputZp = static_cast<int32_t>(op.getOutputZeroPoint());
-    int64_t rank = resultType.getRank();
-    // Values of at most 32 bits with zero point 0 convert from i32 (the
-    // accumulators of ONNX's QLinear ops); the others from the exact i64.
-    bool narrow = inputZp == 0 &&
-                  inputType.getElementType().getIntOrFloatBitWidth() <= 32;
-    SmallVector<Value> inputs = {adaptor.getInput()};
-    SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
-    if (factors.size() > 1) {
-      inputs.push_back(constTensorF32(rewriter, loc, factors));
-      maps.push_back(AffineMap::get(
-          rank, 0, rewriter.getAffineDimExpr(static_cast<int64_t>(*op.getAxis())),
-          rewriter.getContext()));
-    }
-    maps.push_back(rewriter.getMultiDimIdentityMap(rank));
-    Value init = tensor::EmptyOp::create(rewriter, loc, resultType.getShape(),
-                                         outElement);
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
-        maps, iterators(rank, 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Type f32 = b.getF32Type(), i64 = b.getI64Type();
-          auto f32Const = [&](float v) {
-            return arith::ConstantOp::create(b, l, b.getF32FloatAttr(v))
-                .getResult();
-          };
-          Value x;
-          if (narrow) {
-            x = extendTo(b, l, args[0], b.getI32Type(), inputUnsigned);
-          } else {
-            x = arith::SubIOp::create(
-                b, l, extendTo(b, l, args[0], i64, inputUnsigned),
-                intConst(b, l, i64, inputZp));
-          }
-          Value factor = factors.size() > 1 ? args[1] : f32Const(factors[0]);
-          Value v = arith::MulFOp::create(
-              b, l, arith::SIToFPOp::create(b, l, f32, x), factor);
-          v = mlir::math::RoundEvenOp::create(b, l, v);
-          const float limit = 4611686018427387904.0f; // 2^62
-          v = arith::MaximumFOp::create(b, l, v, f32Const(-limit));
-          v = arith::MinimumFOp::create(b, l, v, f32Const(limit));
-          Value y = arith::AddIOp::create(b, l,
-                                          arith::FPToSIOp::create(b, l, i64, v),
-                                          intConst(b, l, i64, outputZp));
-          linalg::YieldOp::create(
-              b, l, clampAndNarrow(b, l, y, qmin, qmax, outElement));
-        });
-    rewriter.replaceOp(op, generic.getResult(0));
-    return success();
-  }
 
   LogicalResult
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
@@ -539,8 +560,6 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     auto resultType = op.getOutput().getType();
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
-    if (op.getRounding() == Rounding::onnx)
-      return lowerONNX(op, adaptor, rewriter);
     SmallVector<double> scales(op.getInputScale());
     FailureOr<Value> lowered = lowerRequantizeRule(
         rewriter, op, adaptor.getInput(), inputType, resultType, scales,
@@ -736,7 +755,8 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
       FailureOr<Value> fast =
-          lowerConvWithKernel(rewriter, op, adaptor.getInput(), *flavor);
+          lowerConvWithKernel(
+          rewriter, ConvKernelRequest::of(op), adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
         return success();
@@ -942,7 +962,8 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
       FailureOr<Value> fast =
-          lowerDenseWithKernel(rewriter, op, adaptor.getInput(), *flavor);
+          lowerDenseWithKernel(
+          rewriter, ConvKernelRequest::of(op), adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
         return success();
@@ -2734,7 +2755,7 @@ struct ConvertQNNToLinalgPass
     });
 
     ConversionTarget conversionTarget(*ctx);
-    conversionTarget.addIllegalDialect<QNNDialect>();
+    conversionTarget.addIllegalDialect<QNNDialect, npu::NPUDialect>();
     conversionTarget.addDynamicallyLegalOp<func::FuncOp>([&](func::FuncOp f) {
       return converter.isSignatureLegal(f.getFunctionType()) &&
              converter.isLegal(&f.getBody());
@@ -2776,6 +2797,7 @@ struct ConvertQNNToLinalgPass
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
     patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);
+    populateNPUToLinalgPatterns(converter, patterns, target, fuseDepthwise);
     populateL2NormalizeLowering(converter, patterns);
     populateLogSoftmaxLowering(converter, patterns);
     patterns.add<GenericRetyping>(converter, ctx);

@@ -13,6 +13,9 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 
+#include <functional>
+#include <string>
+
 namespace mlir::qnn::lowering {
 
 /// An integer constant of `type` (wrapping `value` to its width).
@@ -44,6 +47,45 @@ Value emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc, Value x,
 Value emitSingleRoundingMultiply(OpBuilder &b, Location loc, Value x,
                                  Value multiplier, Value leftShift,
                                  Value rightShift);
+
+/// A requantize of integers to an integer storage type under one of the
+/// rounding rules: the constants of qnn.requantize (and of the requantize
+/// inside npu.conv2d / npu.fully_connected), computed once.
+struct RequantizeSpec {
+  Rounding rounding = Rounding::tflite;
+  int64_t inputZp = 0, outputZp = 0;
+  /// The final clamp: the storage range, or a narrower activation range
+  /// (clamp(clamp(v, qmin, qmax), lo, hi) = clamp(v, lo, hi)).
+  int64_t lo = 0, hi = 0;
+  /// The signless storage type.
+  Type outElement;
+  /// Fixed-point rules: per channel (or one) multiplier and shifts.
+  SmallVector<int64_t> multipliers, lefts, rights;
+  /// The ONNX rule: per channel (or one) float32 factor.
+  SmallVector<float> factors;
+
+  /// Multipliers (or factors) for `inputScales[i] / outputScale`; an error
+  /// on `op` when a multiplier needs a left shift above 31.
+  static FailureOr<RequantizeSpec>
+  get(Operation *op, ArrayRef<double> inputScales, float outputScale,
+      int64_t inputZeroPoint, int64_t outputZeroPoint, Type resultElement,
+      Rounding rounding);
+  int64_t channels() const {
+    return static_cast<int64_t>(rounding == Rounding::onnx ? factors.size()
+                                                           : multipliers.size());
+  }
+  /// The per-channel tables emitRequantizeScalar reads, 1-D, in its order:
+  /// multiplier (i64), left shift (i32), right shift (i64) or the ONNX
+  /// factor (f32); none for a single channel.
+  SmallVector<DenseElementsAttr> channelTables(MLIRContext *ctx) const;
+};
+
+/// The requantize of one integer `input` (`inputUnsigned` says how to
+/// widen it) to the spec's signless storage type; `tables` holds the
+/// channel's elements of channelTables() (empty for one channel).
+Value emitRequantizeScalar(OpBuilder &b, Location loc, Value input,
+                           bool inputUnsigned, const RequantizeSpec &spec,
+                           ValueRange tables);
 
 /// The same tensor type with a signless element type.
 RankedTensorType signlessTensor(RankedTensorType type);
@@ -134,13 +176,55 @@ constexpr llvm::StringLiteral kKernelAttrName = "qnn.conv_kernel";
 /// correction vector and stores the epilogue's results.
 constexpr llvm::StringLiteral kEpilogueAttrName = "qnn.kernel_epilogue";
 
+/// A convolution as the kernels take it: qnn.conv2d, npu.conv2d, and
+/// dense layers (qnn.dense, npu.fully_connected) as 1x1 convolutions.
+struct ConvKernelRequest {
+  /// The operation lowered: location and enclosing module.
+  Operation *op = nullptr;
+  /// The original types: their signedness matters.
+  RankedTensorType inputType, weightType, resultType;
+  /// The weights (only constants have a kernel).
+  Value weight;
+  KernelLayout kernelLayout = KernelLayout::OHWI;
+  bool nhwc = true;
+  int64_t inputZp = 0, weightZp = 0, groups = 1;
+  SmallVector<int64_t> padding = {0, 0, 0, 0}, strides = {1, 1},
+                       dilations = {1, 1};
+
+  static ConvKernelRequest of(Conv2DOp op);
+  static ConvKernelRequest of(DenseOp op);
+};
+
+/// What a kernel applies to its i32 accumulators before storing them: a
+/// private scalar function (acc: i32, one element of each channel
+/// constant...) -> result, as qnn-fuse-kernel-epilogues builds from a
+/// following linalg.generic and the npu lowering from an npu operator's
+/// attributes.
+struct KernelEpilogue {
+  /// Suffix of the kernel's name (unique per lowered operation).
+  std::string name;
+  /// Creates the function `fnName` at the end of the module; called only
+  /// once the kernel is certain.
+  std::function<func::FuncOp(OpBuilder &, StringRef fnName)> build;
+  /// 1-D, one element per output channel each.
+  SmallVector<DenseElementsAttr> channelConstants;
+  /// Whether a depthwise kernel may take it (channel multiplier 1 only).
+  bool depthwise = true;
+};
+
 /// Lowers a convolution (groups == 1 or depthwise, NHWC, static shapes,
 /// constant weights) / a dense layer with constant weights to a kernel
-/// call, or fails without creating anything. `input` is the signless input.
-FailureOr<Value> lowerConvWithKernel(RewriterBase &rewriter, Conv2DOp op,
-                                     Value input, KernelFlavor flavor);
-FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter, DenseOp op,
-                                      Value input, KernelFlavor flavor);
+/// call, or fails without creating anything. `input` is the signless
+/// input. The result holds the i32 accumulators or, with `epilogue`, its
+/// results.
+FailureOr<Value> lowerConvWithKernel(RewriterBase &rewriter,
+                                     const ConvKernelRequest &request,
+                                     Value input, KernelFlavor flavor,
+                                     const KernelEpilogue *epilogue = nullptr);
+FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter,
+                                      const ConvKernelRequest &request,
+                                      Value input, KernelFlavor flavor,
+                                      const KernelEpilogue *epilogue = nullptr);
 
 /// Gives the kernel declaration `func` its body; `epilogue`, when given, is
 /// applied to the accumulator vectors before they are stored.
@@ -148,6 +232,11 @@ void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                          const KernelSpec &spec, bool emulateVNNI,
                          func::FuncOp epilogue = {}, bool parallel = false,
                          int64_t parallelMinWork = 0);
+
+/// The lowering of the npu operators (NPUToLinalg.cpp).
+void populateNPUToLinalgPatterns(const TypeConverter &converter,
+                                 RewritePatternSet &patterns, StringRef target,
+                                 bool fuseDepthwise);
 
 /// The lowering of qnn.l2_normalize (L2NormalizeLowering.cpp).
 void populateL2NormalizeLowering(const TypeConverter &converter,

@@ -1,6 +1,7 @@
 //===- NPUOps.cpp - npu operator verifiers --------------------------------===//
 
 #include "NPU/IR/NPUOps.h"
+#include "QNN/Utils/QuantMath.h"
 #include "QNN/Utils/QuantUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -8,6 +9,7 @@
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -344,3 +346,45 @@ LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 
 #define GET_OP_CLASSES
 #include "NPU/IR/NPUOps.cpp.inc"
+
+std::optional<SmallVector<int32_t>> mlir::npu::getActivationTable(Operation *op) {
+  Activation kind = op->getAttrOfType<ActivationAttr>("activation").getValue();
+  if (kind != Activation::leaky_relu && kind != Activation::lut)
+    return std::nullopt;
+  Type element =
+      cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  auto [qmin, qmax] = qnn::getStorageRange(element);
+  int64_t actMin =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_min").getInt());
+  int64_t actMax =
+      static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_max").getInt());
+  qnn::math::LeakyReluParams leaky;
+  int32_t leakyZeroPoint = 0, zeroPoint = 0;
+  // The leaky ReLU stage's rule follows the op's (leakyEpilogueRounding).
+  qnn::math::RoundingRule rule = qnn::math::RoundingRule::TFLite;
+  if (auto rounding = op->getAttrOfType<qnn::RoundingAttr>("rounding"))
+    rule = qnn::toRoundingRule(qnn::leakyEpilogueRounding(rounding.getValue()));
+  ArrayRef<int32_t> lut;
+  if (kind == Activation::leaky_relu) {
+    ArrayRef<int32_t> p =
+        op->getAttrOfType<DenseI32ArrayAttr>("leaky_params").asArrayRef();
+    leaky.identity = {p[0], p[1]};
+    leaky.alpha = {p[2], p[3]};
+    leakyZeroPoint = p[4];
+    zeroPoint = static_cast<int32_t>(
+        op->getAttrOfType<IntegerAttr>("output_zero_point").getInt());
+  } else {
+    lut = op->getAttrOfType<DenseI32ArrayAttr>("lut").asArrayRef();
+  }
+  SmallVector<int32_t> table(256, 0);
+  for (int64_t y = qmin; y <= qmax; ++y) {
+    int64_t c = std::clamp(y, actMin, actMax);
+    int64_t r = kind == Activation::leaky_relu
+                    ? qnn::math::leakyReluQuantized(c, zeroPoint, leaky,
+                                                    leakyZeroPoint, qmin, qmax,
+                                                    rule)
+                    : lut[static_cast<uint8_t>(c)];
+    table[static_cast<uint8_t>(y)] = static_cast<int32_t>(r);
+  }
+  return table;
+}

@@ -30,9 +30,11 @@ namespace {
 /// greedy driver retries the pattern.
 struct RemarkOnce {
   llvm::DenseSet<Operation *> seen;
+  /// Off in the CPU pipeline, where an unfused chain is not news.
+  bool enabled = true;
   LogicalResult operator()(PatternRewriter &rewriter, Operation *op,
                            const Twine &why) {
-    if (seen.insert(op).second)
+    if (enabled && seen.insert(op).second)
       op->emitRemark() << why;
     return rewriter.notifyMatchFailure(op, why);
   }
@@ -886,9 +888,11 @@ struct CanonicalCollapsePattern : OpRewritePattern<tensor::CollapseShapeOp> {
 };
 
 struct NPUFusePass : npu::impl::NPUFuseBase<NPUFusePass> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RemarkOnce remark;
+    remark.enabled = remarks;
     RewritePatternSet patterns(ctx);
     patterns.add<FuseConv2DPattern, FuseDensePattern, FuseLeakyReluPattern,
                  FuseAddPattern>(ctx, remark);
