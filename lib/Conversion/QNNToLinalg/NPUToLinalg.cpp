@@ -223,16 +223,8 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
     for (Type type : op->getOperandTypes())
       if (!cast<ShapedType>(type).hasStaticShape())
         return op.emitOpError("lowering needs static shapes, got ") << type;
-    if constexpr (isConv) {
-      if (static_cast<int32_t>(op.getPadValue()) !=
-              static_cast<int32_t>(op.getInputZeroPoint()) &&
-          llvm::any_of(op.getPadding(), [](int64_t p) { return p != 0; }))
-        return op.emitOpError("pad_value ")
-               << static_cast<int32_t>(op.getPadValue())
-               << " differs from the input zero point "
-               << static_cast<int32_t>(op.getInputZeroPoint())
-               << "; the CPU lowering pads with the input zero point";
-    }
+    // (The verifier makes pad_value the input zero point, with which the
+    // kernels and qnn.conv2d pad.)
     FailureOr<NPUEpilogue> epilogue = getEpilogue(op);
     if (failed(epilogue))
       return failure();

@@ -1,0 +1,12 @@
+// npu operators the CPU lowering cannot compile get a diagnostic at the
+// operator, and the conversion fails.
+// RUN: qnn-opt %s --split-input-file --verify-diagnostics --convert-qnn-to-linalg=target=avx512-vnni
+
+func.func @dynamic(%x: tensor<?x4x4x16xi8>) -> tensor<?x4x4x16xi8> {
+  %w = arith.constant dense<1> : tensor<16x1x1x16xi8>
+  // expected-error @+2 {{'npu.conv2d' op lowering needs static shapes, got 'tensor<?x4x4x16xi8>'}}
+  // expected-error @+1 {{failed to legalize operation 'npu.conv2d'}}
+  %y = npu.conv2d %x, %w {input_scale = 0.05 : f32, input_zero_point = 0 : i32, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32, output_scale = 0.2 : f32, output_zero_point = 0 : i32, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, pad_value = 0 : i32, act_min = -128 : i32, act_max = 127 : i32} : (tensor<?x4x4x16xi8>, tensor<16x1x1x16xi8>) -> tensor<?x4x4x16xi8>
+  return %y : tensor<?x4x4x16xi8>
+}
+
