@@ -24,6 +24,8 @@
 #include <functional>
 #include <mutex>
 
+#include <chrono>
+
 using namespace mlir;
 using namespace mlir::qnn;
 
@@ -206,11 +208,18 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   }
   func->setAttr("llvm.emit_c_interface", UnitAttr::get(module->getContext()));
 
+  using Clock = std::chrono::steady_clock;
+  auto seconds = [](Clock::time_point from) {
+    return std::chrono::duration<double>(Clock::now() - from).count();
+  };
+  Clock::time_point start = Clock::now();
   PassManager pm(module->getContext());
   if (failed(buildCompilerPipeline(pm, options)))
     return makeError("cannot build the lowering pipeline");
   if (failed(pm.run(*module)))
     return makeError("lowering to the LLVM dialect failed");
+  result->loweringSeconds = seconds(start);
+  start = Clock::now();
 
   ExecutionEngineOptions engineOptions;
   SmallVector<StringRef> sharedLibs = {QNN_C_RUNNER_UTILS};
@@ -227,6 +236,12 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   if (!engine)
     return engine.takeError();
   result->engine = std::move(*engine);
+  // Machine code is generated lazily (ORC): look the entry up now so that
+  // the time is LLVM's whole.
+  if (auto symbol = result->engine->lookup("_mlir_ciface_" + options.entry);
+      !symbol)
+    llvm::consumeError(symbol.takeError());
+  result->llvmSeconds = seconds(start);
   return result;
 }
 

@@ -439,6 +439,10 @@ static int runNative(CompiledModule &program, func::FuncOp func,
                  << " median=" << llvm::format("%.4f", times[times.size() / 2])
                  << " ms min=" << llvm::format("%.4f", times.front())
                  << " ms\n";
+    llvm::outs() << "compile: lowering="
+                 << llvm::format("%.3f", program.getLoweringSeconds())
+                 << " s llvm=" << llvm::format("%.3f", program.getLLVMSeconds())
+                 << " s\n";
   }
 
   if (corruptElement >= 0 && !results.empty() && !results[0].isFloat() &&

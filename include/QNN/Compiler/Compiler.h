@@ -91,6 +91,11 @@ public:
   /// after the JIT's single-core rule: 0 = OpenMP's default team).
   unsigned getThreads() const { return threads; }
 
+  /// Seconds spent compiling: the MLIR pipeline (to the LLVM dialect) and
+  /// LLVM (translation, optimization, machine code).
+  double getLoweringSeconds() const { return loweringSeconds; }
+  double getLLVMSeconds() const { return llvmSeconds; }
+
   /// Calls the entry function. `inputs[i]` must hold
   /// `getInputTypes()[i].getNumElements()` elements, `outputs[i]` room for
   /// the corresponding output; the caller owns all buffers.
@@ -101,6 +106,7 @@ private:
   std::unique_ptr<ExecutionEngine> engine;
   std::string entry;
   unsigned threads = 0;
+  double loweringSeconds = 0, llvmSeconds = 0;
   SmallVector<RankedTensorType> inputTypes, outputTypes;
 };
 
