@@ -46,9 +46,10 @@ struct LowerToLLVMOptions {
   unsigned threads = 1;
 };
 
-/// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg, one-shot bufferization (function
-/// boundaries included, memref results become out-parameters), linalg ->
-/// loops and the conversions to the LLVM dialect to `pm`.
+/// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg,
+/// one-shot bufferization (function boundaries included, memref results become
+/// out-parameters), linalg -> loops and the conversions to the LLVM dialect to
+/// `pm`.
 LogicalResult buildLowerToLLVMPipeline(OpPassManager &pm,
                                        const LowerToLLVMOptions &options);
 

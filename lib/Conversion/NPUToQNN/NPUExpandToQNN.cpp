@@ -234,8 +234,7 @@ struct NPUExpandToQNNPass : qnn::impl::NPUExpandToQNNBase<NPUExpandToQNNPass> {
 
 } // namespace
 
-Value qnn::applyNPUActivation(OpBuilder &rewriter, Operation *op,
-                              Value value) {
+Value qnn::applyNPUActivation(OpBuilder &rewriter, Operation *op, Value value) {
   Location loc = op->getLoc();
   auto type = cast<RankedTensorType>(value.getType());
   Type element = type.getElementType();

@@ -365,8 +365,8 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
       Type element = v.getElementType();
       SmallVector<Attribute> values(v.getValues<Attribute>());
       values.resize(s.op, b.getZeroAttr(element));
-      constants.push_back(
-          DenseElementsAttr::get(RankedTensorType::get({s.op}, element), values));
+      constants.push_back(DenseElementsAttr::get(
+          RankedTensorType::get({s.op}, element), values));
       extra.push_back(MemRefType::get({s.op}, element));
     }
   }
@@ -665,8 +665,7 @@ ConvKernelRequest ConvKernelRequest::of(DenseOp op) {
 
 FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
                                                const ConvKernelRequest &r,
-                                               Value input,
-                                               KernelFlavor flavor,
+                                               Value input, KernelFlavor flavor,
                                                const KernelEpilogue *epilogue) {
   RankedTensorType inputType = r.inputType, weightType = r.weightType;
   if (!inputType.hasStaticShape() || !weightType.hasStaticShape() ||
@@ -721,15 +720,13 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
                          epilogue);
   }
   return emitGemmConv(rewriter, loc, r.op, flavor, input, inUnsigned, wUnsigned,
-                      izp, wzp, w, o, kh, kw, r.padding, r.strides,
-                      r.dilations, epilogue);
+                      izp, wzp, w, o, kh, kw, r.padding, r.strides, r.dilations,
+                      epilogue);
 }
 
-FailureOr<Value> lowering::lowerDenseWithKernel(RewriterBase &rewriter,
-                                                const ConvKernelRequest &r,
-                                                Value input,
-                                                KernelFlavor flavor,
-                                                const KernelEpilogue *epilogue) {
+FailureOr<Value> lowering::lowerDenseWithKernel(
+    RewriterBase &rewriter, const ConvKernelRequest &r, Value input,
+    KernelFlavor flavor, const KernelEpilogue *epilogue) {
   RankedTensorType inputType = r.inputType, weightType = r.weightType;
   if (!inputType.hasStaticShape() || !weightType.hasStaticShape())
     return failure();

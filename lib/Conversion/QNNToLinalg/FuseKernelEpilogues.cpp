@@ -149,7 +149,8 @@ std::vector<Candidate> findCandidates(ModuleOp module, bool depthwise) {
     if (failed(spec))
       return;
     Candidate c{call, kernel, *spec, {}, {}, {}, {}};
-    if (auto ref = kernel->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName)) {
+    if (auto ref =
+            kernel->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName)) {
       c.firstEpilogue = symbols.lookup<func::FuncOp>(ref.getValue());
       if (!c.firstEpilogue)
         return;
@@ -222,8 +223,8 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
   SmallVector<Type> inputs;
   if (first)
     llvm::append_range(inputs, first.getArgumentTypes());
-  for (BlockArgument arg : body.getArguments().drop_back().drop_front(
-           first ? 1 : 0))
+  for (BlockArgument arg :
+       body.getArguments().drop_back().drop_front(first ? 1 : 0))
     inputs.push_back(arg.getType());
   Type result = body.getTerminator()->getOperand(0).getType();
   OpBuilder::InsertionGuard guard(b);
@@ -242,8 +243,8 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
       firstMapping.map(from, to);
     for (Operation &op : firstBody.without_terminator())
       b.clone(op, firstMapping);
-    mapping.map(body.getArgument(0), firstMapping.lookup(
-                                         firstBody.getTerminator()->getOperand(0)));
+    mapping.map(body.getArgument(0),
+                firstMapping.lookup(firstBody.getTerminator()->getOperand(0)));
     args = args.drop_front(first.getNumArguments());
     for (auto [from, to] :
          llvm::zip(body.getArguments().drop_back().drop_front(), args))

@@ -51,26 +51,25 @@ struct NPUEpilogue {
   /// The activation table (leaky_relu, lut); empty for clamps, which are
   /// the requantize's final clamp.
   SmallVector<int32_t> table;
-  bool hasBias = false;
 
   /// The scalar epilogue of one accumulator: `bias` (or null) and the
   /// requantize `tables` of its channel, `lut` the table as a
   /// tensor<256xi32> value (null without one).
-  Value emit(OpBuilder &b, Location l, Value acc, Value bias,
-             ValueRange tables, Value lut) const {
+  Value emit(OpBuilder &b, Location l, Value acc, Value bias, ValueRange tables,
+             Value lut) const {
     Value v = acc;
     if (bias)
       v = arith::AddIOp::create(b, l, v, bias);
-    Value y = emitRequantizeScalar(b, l, v, /*inputUnsigned=*/false,
-                                   requantize, tables);
+    Value y = emitRequantizeScalar(b, l, v, /*inputUnsigned=*/false, requantize,
+                                   tables);
     if (!lut)
       return y;
     // The table is indexed by the stored byte (as npu-expand-to-qnn's
     // cast to i32 and mask, so that the kernels see the same form).
     Type i32 = b.getI32Type();
     Value wide = arith::ExtSIOp::create(b, l, i32, y);
-    Value low =
-        arith::AndIOp::create(b, l, wide, arith::ConstantIntOp::create(b, l, i32, 255));
+    Value low = arith::AndIOp::create(
+        b, l, wide, arith::ConstantIntOp::create(b, l, i32, 255));
     Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), low);
     Value entry = tensor::ExtractOp::create(b, l, lut, ValueRange{index});
     return arith::TruncIOp::create(b, l, requantize.outElement, entry);
@@ -86,8 +85,7 @@ struct NPUEpilogue {
   }
 };
 
-template <typename OpTy>
-FailureOr<NPUEpilogue> getEpilogue(OpTy op) {
+template <typename OpTy> FailureOr<NPUEpilogue> getEpilogue(OpTy op) {
   NPUEpilogue e;
   SmallVector<double> scales;
   double inputScale = op.getInputScale().convertToFloat();
@@ -96,13 +94,11 @@ FailureOr<NPUEpilogue> getEpilogue(OpTy op) {
   Type element = op.getOutput().getType().getElementType();
   FailureOr<RequantizeSpec> spec = RequantizeSpec::get(
       op, scales, op.getOutputScale().convertToFloat(), 0,
-      static_cast<int32_t>(op.getOutputZeroPoint()), element,
-      op.getRounding());
+      static_cast<int32_t>(op.getOutputZeroPoint()), element, op.getRounding());
   if (failed(spec))
     return failure();
   e.requantize = *spec;
-  if (std::optional<SmallVector<int32_t>> table =
-          npu::getActivationTable(op)) {
+  if (std::optional<SmallVector<int32_t>> table = npu::getActivationTable(op)) {
     e.table = std::move(*table);
   } else {
     e.requantize.lo = std::max<int64_t>(e.requantize.lo,
@@ -110,7 +106,6 @@ FailureOr<NPUEpilogue> getEpilogue(OpTy op) {
     e.requantize.hi = std::min<int64_t>(e.requantize.hi,
                                         static_cast<int32_t>(op.getActMax()));
   }
-  e.hasBias = static_cast<bool>(op.getBias());
   return e;
 }
 
@@ -122,7 +117,8 @@ Value emitEpilogueGeneric(OpBuilder &b, Location loc, const NPUEpilogue &e,
   int64_t rank = accType.getRank();
   MLIRContext *ctx = b.getContext();
   AffineMap identity = b.getMultiDimIdentityMap(rank);
-  AffineMap channel = AffineMap::get(rank, 0, b.getAffineDimExpr(rank - 1), ctx);
+  AffineMap channel =
+      AffineMap::get(rank, 0, b.getAffineDimExpr(rank - 1), ctx);
   SmallVector<Value> inputs = {acc};
   SmallVector<AffineMap> maps = {identity};
   if (bias) {
@@ -144,8 +140,7 @@ Value emitEpilogueGeneric(OpBuilder &b, Location loc, const NPUEpilogue &e,
              iterators,
              [&](OpBuilder &nb, Location l, ValueRange args) {
                Value biasArg = bias ? args[1] : Value();
-               ValueRange tables =
-                   args.drop_front(bias ? 2 : 1).drop_back();
+               ValueRange tables = args.drop_front(bias ? 2 : 1).drop_back();
                linalg::YieldOp::create(
                    nb, l, e.emit(nb, l, args[0], biasArg, tables, lut));
              })
@@ -179,8 +174,7 @@ KernelEpilogue kernelEpilogue(const NPUEpilogue &e, DenseElementsAttr bias,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
     auto fn = func::FuncOp::create(
-        b, loc, fnName,
-        b.getFunctionType(argTypes, {e.requantize.outElement}));
+        b, loc, fnName, b.getFunctionType(argTypes, {e.requantize.outElement}));
     fn.setPrivate();
     Block *entry = fn.addEntryBlock();
     b.setInsertionPointToStart(entry);
@@ -299,12 +293,11 @@ struct NPUAddLowering : OpConversionPattern<npu::AddOp> {
   LogicalResult
   matchAndRewrite(npu::AddOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value sum = AddOp::create(rewriter, op.getLoc(), op.getOutput().getType(),
-                              op.getLhs(), op.getRhs(), op.getLhsScaleAttr(),
-                              op.getLhsZeroPointAttr(), op.getRhsScaleAttr(),
-                              op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
-                              op.getOutputZeroPointAttr(),
-                              op.getRoundingAttr());
+    Value sum = AddOp::create(
+        rewriter, op.getLoc(), op.getOutput().getType(), op.getLhs(),
+        op.getRhs(), op.getLhsScaleAttr(), op.getLhsZeroPointAttr(),
+        op.getRhsScaleAttr(), op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
+        op.getOutputZeroPointAttr(), op.getRoundingAttr());
     rewriter.replaceOp(op, applyNPUActivation(rewriter, op, sum));
     return success();
   }
@@ -337,7 +330,6 @@ void lowering::populateNPUToLinalgPatterns(const TypeConverter &converter,
   patterns.add<NPUConvLikeLowering<npu::Conv2DOp>,
                NPUConvLikeLowering<npu::FullyConnectedOp>>(
       converter, ctx, target, fuseDepthwise, counter);
-  patterns.add<NPUAddLowering,
-               NPUPoolLowering<npu::AvgPool2DOp, AvgPool2DOp>,
+  patterns.add<NPUAddLowering, NPUPoolLowering<npu::AvgPool2DOp, AvgPool2DOp>,
                NPUPoolLowering<npu::MaxPool2DOp, MaxPool2DOp>>(converter, ctx);
 }

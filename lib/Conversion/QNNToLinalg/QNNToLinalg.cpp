@@ -533,9 +533,10 @@ Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
           b, l, i32,
           arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
                                 intConst(b, l, i64, spec.inputZp)));
-    rescaled = rule == qmath::RoundingRule::TFLite
-                   ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
-                   : emitSingleRoundingMultiply(b, l, c32, m, left, right);
+    rescaled =
+        rule == qmath::RoundingRule::TFLite
+            ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
+            : emitSingleRoundingMultiply(b, l, c32, m, left, right);
   } else {
     Value centered =
         arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
@@ -754,8 +755,7 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
-      FailureOr<Value> fast =
-          lowerConvWithKernel(
+      FailureOr<Value> fast = lowerConvWithKernel(
           rewriter, ConvKernelRequest::of(op), adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
@@ -961,8 +961,7 @@ struct DenseLowering : OpConversionPattern<DenseOp> {
   matchAndRewrite(DenseOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
-      FailureOr<Value> fast =
-          lowerDenseWithKernel(
+      FailureOr<Value> fast = lowerDenseWithKernel(
           rewriter, ConvKernelRequest::of(op), adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);

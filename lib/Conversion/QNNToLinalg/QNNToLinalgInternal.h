@@ -71,8 +71,8 @@ struct RequantizeSpec {
       int64_t inputZeroPoint, int64_t outputZeroPoint, Type resultElement,
       Rounding rounding);
   int64_t channels() const {
-    return static_cast<int64_t>(rounding == Rounding::onnx ? factors.size()
-                                                           : multipliers.size());
+    return static_cast<int64_t>(
+        rounding == Rounding::onnx ? factors.size() : multipliers.size());
   }
   /// The per-channel tables emitRequantizeScalar reads, 1-D, in its order:
   /// multiplier (i64), left shift (i32), right shift (i64) or the ONNX

@@ -347,12 +347,12 @@ LogicalResult MaxPool2DOp::verify() { return verifyPool(*this); }
 #define GET_OP_CLASSES
 #include "NPU/IR/NPUOps.cpp.inc"
 
-std::optional<SmallVector<int32_t>> mlir::npu::getActivationTable(Operation *op) {
+std::optional<SmallVector<int32_t>>
+mlir::npu::getActivationTable(Operation *op) {
   Activation kind = op->getAttrOfType<ActivationAttr>("activation").getValue();
   if (kind != Activation::leaky_relu && kind != Activation::lut)
     return std::nullopt;
-  Type element =
-      cast<ShapedType>(op->getResult(0).getType()).getElementType();
+  Type element = cast<ShapedType>(op->getResult(0).getType()).getElementType();
   auto [qmin, qmax] = qnn::getStorageRange(element);
   int64_t actMin =
       static_cast<int32_t>(op->getAttrOfType<IntegerAttr>("act_min").getInt());
@@ -380,9 +380,8 @@ std::optional<SmallVector<int32_t>> mlir::npu::getActivationTable(Operation *op)
   for (int64_t y = qmin; y <= qmax; ++y) {
     int64_t c = std::clamp(y, actMin, actMax);
     int64_t r = kind == Activation::leaky_relu
-                    ? qnn::math::leakyReluQuantized(c, zeroPoint, leaky,
-                                                    leakyZeroPoint, qmin, qmax,
-                                                    rule)
+                    ? qnn::math::leakyReluQuantized(
+                          c, zeroPoint, leaky, leakyZeroPoint, qmin, qmax, rule)
                     : lut[static_cast<uint8_t>(c)];
     table[static_cast<uint8_t>(y)] = static_cast<int32_t>(r);
   }
