@@ -541,7 +541,12 @@ struct FuseKernelEpiloguesPass
       }
     }
     // The kernel declarations nothing calls any more, and the epilogues
-    // only they used.
+    // only they used (one walk for the uses, not one per symbol).
+    llvm::DenseSet<StringAttr> called, referenced;
+    module.walk([&](Operation *op) {
+      if (auto call = dyn_cast<func::CallOp>(op))
+        called.insert(call.getCalleeAttr().getAttr());
+    });
     llvm::SetVector<Operation *> kernels;
     llvm::SetVector<Operation *> firstEpilogues;
     for (Prepared &p : prepared) {
@@ -550,10 +555,13 @@ struct FuseKernelEpiloguesPass
         firstEpilogues.insert(p.c.firstEpilogue);
     }
     for (Operation *kernel : kernels)
-      if (cast<func::FuncOp>(kernel).symbolKnownUseEmpty(module))
+      if (!called.contains(cast<func::FuncOp>(kernel).getSymNameAttr()))
         kernel->erase();
+    for (auto f : module.getOps<func::FuncOp>())
+      if (auto ref = f->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName))
+        referenced.insert(ref.getAttr());
     for (Operation *fn : firstEpilogues)
-      if (cast<func::FuncOp>(fn).symbolKnownUseEmpty(module))
+      if (!referenced.contains(cast<func::FuncOp>(fn).getSymNameAttr()))
         fn->erase();
   }
 };
