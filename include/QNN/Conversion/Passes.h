@@ -64,6 +64,13 @@ void registerLowerToLLVMPipeline();
 /// convert-qnn-to-linalg (npu.add and the pools).
 Value applyNPUActivation(OpBuilder &b, Operation *op, Value value);
 
+/// The qnn operator at the core of npu operator `op`: for npu.conv2d and
+/// npu.fully_connected the i32 accumulator (qnn.conv2d NHWC/OHWI or
+/// qnn.dense, no bias), for npu.add and the pools their result before the
+/// activation (qnn.add, qnn.avg_pool2d, qnn.max_pool2d of the op's result
+/// type). Null for other operations.
+Value createNPUCore(OpBuilder &b, Operation *op);
+
 /// Registers every qnn conversion pass and pipeline.
 inline void registerQNNConversions() {
   registerQNNConversionPasses();

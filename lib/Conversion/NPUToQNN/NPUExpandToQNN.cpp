@@ -99,64 +99,25 @@ LogicalResult replaceWithRequantized(PatternRewriter &rewriter, OpTy op,
   return success();
 }
 
-struct ExpandConv2D : OpRewritePattern<npu::Conv2DOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(npu::Conv2DOp op,
+/// npu.conv2d (channels on axis 3) and npu.fully_connected (axis 1):
+/// the qnn accumulator, then bias, requantize and activation.
+template <typename OpTy, int64_t channelAxis>
+struct ExpandConvLike : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value acc = Conv2DOp::create(
-        rewriter, loc, op.getInput(), op.getWeight(),
-        op.getInputScale().convertToFloat(),
-        static_cast<int32_t>(op.getInputZeroPoint()), op.getWeightScale(),
-        static_cast<int32_t>(op.getWeightZeroPoint()), op.getStrides(),
-        op.getPadding(), op.getDilations(), op.getGroups(),
-        ActivationLayout::NHWC, KernelLayout::OHWI);
-    return replaceWithRequantized(rewriter, op, acc, /*channelAxis=*/3);
+    return replaceWithRequantized(rewriter, op, createNPUCore(rewriter, op),
+                                  channelAxis);
   }
 };
 
-struct ExpandFullyConnected : OpRewritePattern<npu::FullyConnectedOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(npu::FullyConnectedOp op,
+/// npu.add and the pools: the qnn operator, then the activation.
+template <typename OpTy> struct ExpandWithActivation : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value acc = DenseOp::create(rewriter, loc, op.getInput(), op.getWeight(),
-                                op.getInputScale().convertToFloat(),
-                                static_cast<int32_t>(op.getInputZeroPoint()),
-                                op.getWeightScale(),
-                                static_cast<int32_t>(op.getWeightZeroPoint()));
-    return replaceWithRequantized(rewriter, op, acc, /*channelAxis=*/1);
-  }
-};
-
-struct ExpandAdd : OpRewritePattern<npu::AddOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(npu::AddOp op,
-                                PatternRewriter &rewriter) const override {
-    Value sum = AddOp::create(rewriter, op.getLoc(), op.getOutput().getType(),
-                              op.getLhs(), op.getRhs(), op.getLhsScaleAttr(),
-                              op.getLhsZeroPointAttr(), op.getRhsScaleAttr(),
-                              op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
-                              op.getOutputZeroPointAttr(),
-                              op.getRoundingAttr());
-    FailureOr<Value> result = applyEpilogue(rewriter, op, sum);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
-    return success();
-  }
-};
-
-template <typename NPUPool, typename QNNPool>
-struct ExpandPool : OpRewritePattern<NPUPool> {
-  using OpRewritePattern<NPUPool>::OpRewritePattern;
-  LogicalResult matchAndRewrite(NPUPool op,
-                                PatternRewriter &rewriter) const override {
-    Value pooled =
-        QNNPool::create(rewriter, op.getLoc(), op.getOutput().getType(),
-                        op.getInput(), op.getKernel(), op.getStrides(),
-                        op.getPadding(), ActivationLayout::NHWC);
-    FailureOr<Value> result = applyEpilogue(rewriter, op, pooled);
+    FailureOr<Value> result =
+        applyEpilogue(rewriter, op, createNPUCore(rewriter, op));
     if (failed(result))
       return failure();
     rewriter.replaceOp(op, *result);
@@ -209,9 +170,11 @@ struct NPUExpandToQNNPass : qnn::impl::NPUExpandToQNNBase<NPUExpandToQNNPass> {
       return;
     }
     RewritePatternSet patterns(&getContext());
-    patterns.add<ExpandConv2D, ExpandFullyConnected, ExpandAdd,
-                 ExpandPool<npu::AvgPool2DOp, AvgPool2DOp>,
-                 ExpandPool<npu::MaxPool2DOp, MaxPool2DOp>>(&getContext());
+    patterns.add<ExpandConvLike<npu::Conv2DOp, 3>,
+                 ExpandConvLike<npu::FullyConnectedOp, 1>,
+                 ExpandWithActivation<npu::AddOp>,
+                 ExpandWithActivation<npu::AvgPool2DOp>,
+                 ExpandWithActivation<npu::MaxPool2DOp>>(&getContext());
     GreedyRewriteConfig config;
     config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
@@ -285,4 +248,39 @@ Value qnn::applyNPUActivation(OpBuilder &rewriter, Operation *op, Value value) {
       });
   return tosa::CastOp::create(rewriter, loc, type, generic.getResult(0))
       .getResult();
+}
+
+Value qnn::createNPUCore(OpBuilder &b, Operation *op) {
+  Location loc = op->getLoc();
+  if (auto conv = dyn_cast<npu::Conv2DOp>(op))
+    return Conv2DOp::create(
+        b, loc, conv.getInput(), conv.getWeight(),
+        conv.getInputScale().convertToFloat(),
+        static_cast<int32_t>(conv.getInputZeroPoint()), conv.getWeightScale(),
+        static_cast<int32_t>(conv.getWeightZeroPoint()), conv.getStrides(),
+        conv.getPadding(), conv.getDilations(), conv.getGroups(),
+        ActivationLayout::NHWC, KernelLayout::OHWI);
+  if (auto fc = dyn_cast<npu::FullyConnectedOp>(op))
+    return DenseOp::create(b, loc, fc.getInput(), fc.getWeight(),
+                           fc.getInputScale().convertToFloat(),
+                           static_cast<int32_t>(fc.getInputZeroPoint()),
+                           fc.getWeightScale(),
+                           static_cast<int32_t>(fc.getWeightZeroPoint()));
+  if (auto add = dyn_cast<npu::AddOp>(op))
+    return AddOp::create(b, loc, add.getOutput().getType(), add.getLhs(),
+                         add.getRhs(), add.getLhsScaleAttr(),
+                         add.getLhsZeroPointAttr(), add.getRhsScaleAttr(),
+                         add.getRhsZeroPointAttr(), add.getOutputScaleAttr(),
+                         add.getOutputZeroPointAttr(), add.getRoundingAttr());
+  auto pool = [&](auto p, auto tag) -> Value {
+    using QNNPool = decltype(tag);
+    return QNNPool::create(b, loc, p.getOutput().getType(), p.getInput(),
+                           p.getKernel(), p.getStrides(), p.getPadding(),
+                           ActivationLayout::NHWC);
+  };
+  if (auto avg = dyn_cast<npu::AvgPool2DOp>(op))
+    return pool(avg, AvgPool2DOp());
+  if (auto max = dyn_cast<npu::MaxPool2DOp>(op))
+    return pool(max, MaxPool2DOp());
+  return {};
 }

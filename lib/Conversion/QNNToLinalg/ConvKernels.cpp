@@ -634,34 +634,13 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
 }
 
 ConvKernelRequest ConvKernelRequest::of(Conv2DOp op) {
-  ConvKernelRequest r;
-  r.op = op;
-  r.inputType = op.getInput().getType();
-  r.weightType = op.getWeight().getType();
-  r.resultType = op.getOutput().getType();
-  r.weight = op.getWeight();
+  ConvKernelRequest r = common(op);
   r.kernelLayout = op.getKernelLayout();
   r.nhwc = op.getDataLayout() == ActivationLayout::NHWC;
-  r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
-  r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
-  r.groups = op.getGroups();
-  r.padding.assign(op.getPadding().begin(), op.getPadding().end());
-  r.strides.assign(op.getStrides().begin(), op.getStrides().end());
-  r.dilations.assign(op.getDilations().begin(), op.getDilations().end());
   return r;
 }
 
-ConvKernelRequest ConvKernelRequest::of(DenseOp op) {
-  ConvKernelRequest r;
-  r.op = op;
-  r.inputType = op.getInput().getType();
-  r.weightType = op.getWeight().getType();
-  r.resultType = op.getOutput().getType();
-  r.weight = op.getWeight();
-  r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
-  r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
-  return r;
-}
+ConvKernelRequest ConvKernelRequest::of(DenseOp op) { return common(op); }
 
 FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
                                                const ConvKernelRequest &r,

@@ -232,7 +232,7 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
       KernelEpilogue k = kernelEpilogue(
           *epilogue, bias, "epilogue" + std::to_string((*counter)++),
           fuseDepthwise, loc, op->template getParentOfType<ModuleOp>());
-      ConvKernelRequest request = makeRequest(op);
+      ConvKernelRequest request = ConvKernelRequest::common(op);
       FailureOr<Value> fast =
           isConv ? lowerConvWithKernel(rewriter, request, adaptor.getInput(),
                                        *flavor, &k)
@@ -245,42 +245,10 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
     }
 
     // The qnn accumulator and an elementwise epilogue.
-    Value acc;
-    if constexpr (isConv)
-      acc = Conv2DOp::create(
-          rewriter, loc, op.getInput(), op.getWeight(),
-          op.getInputScale().convertToFloat(),
-          static_cast<int32_t>(op.getInputZeroPoint()), op.getWeightScale(),
-          static_cast<int32_t>(op.getWeightZeroPoint()), op.getStrides(),
-          op.getPadding(), op.getDilations(), op.getGroups(),
-          ActivationLayout::NHWC, KernelLayout::OHWI);
-    else
-      acc = DenseOp::create(rewriter, loc, op.getInput(), op.getWeight(),
-                            op.getInputScale().convertToFloat(),
-                            static_cast<int32_t>(op.getInputZeroPoint()),
-                            op.getWeightScale(),
-                            static_cast<int32_t>(op.getWeightZeroPoint()));
+    Value acc = createNPUCore(rewriter, op);
     rewriter.replaceOp(op, emitEpilogueGeneric(rewriter, loc, *epilogue, acc,
                                                adaptor.getBias()));
     return success();
-  }
-
-  static ConvKernelRequest makeRequest(OpTy op) {
-    ConvKernelRequest r;
-    r.op = op;
-    r.inputType = op.getInput().getType();
-    r.weightType = op.getWeight().getType();
-    r.resultType = op.getOutput().getType();
-    r.weight = op.getWeight();
-    r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
-    r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
-    if constexpr (isConv) {
-      r.groups = op.getGroups();
-      r.padding.assign(op.getPadding().begin(), op.getPadding().end());
-      r.strides.assign(op.getStrides().begin(), op.getStrides().end());
-      r.dilations.assign(op.getDilations().begin(), op.getDilations().end());
-    }
-    return r;
   }
 
   std::string target;
@@ -288,33 +256,15 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
   std::shared_ptr<int64_t> counter;
 };
 
-struct NPUAddLowering : OpConversionPattern<npu::AddOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// npu.add and the pools: the qnn operator, then the activation.
+template <typename OpTy>
+struct NPUWithActivationLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(npu::AddOp op, OpAdaptor,
+  matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value sum = AddOp::create(
-        rewriter, op.getLoc(), op.getOutput().getType(), op.getLhs(),
-        op.getRhs(), op.getLhsScaleAttr(), op.getLhsZeroPointAttr(),
-        op.getRhsScaleAttr(), op.getRhsZeroPointAttr(), op.getOutputScaleAttr(),
-        op.getOutputZeroPointAttr(), op.getRoundingAttr());
-    rewriter.replaceOp(op, applyNPUActivation(rewriter, op, sum));
-    return success();
-  }
-};
-
-template <typename NPUPool, typename QNNPool>
-struct NPUPoolLowering : OpConversionPattern<NPUPool> {
-  using OpConversionPattern<NPUPool>::OpConversionPattern;
-  using OpAdaptor = typename NPUPool::Adaptor;
-  LogicalResult
-  matchAndRewrite(NPUPool op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value pooled =
-        QNNPool::create(rewriter, op.getLoc(), op.getOutput().getType(),
-                        op.getInput(), op.getKernel(), op.getStrides(),
-                        op.getPadding(), ActivationLayout::NHWC);
-    rewriter.replaceOp(op, applyNPUActivation(rewriter, op, pooled));
+    rewriter.replaceOp(
+        op, applyNPUActivation(rewriter, op, createNPUCore(rewriter, op)));
     return success();
   }
 };
@@ -330,6 +280,7 @@ void lowering::populateNPUToLinalgPatterns(const TypeConverter &converter,
   patterns.add<NPUConvLikeLowering<npu::Conv2DOp>,
                NPUConvLikeLowering<npu::FullyConnectedOp>>(
       converter, ctx, target, fuseDepthwise, counter);
-  patterns.add<NPUAddLowering, NPUPoolLowering<npu::AvgPool2DOp, AvgPool2DOp>,
-               NPUPoolLowering<npu::MaxPool2DOp, MaxPool2DOp>>(converter, ctx);
+  patterns.add<NPUWithActivationLowering<npu::AddOp>,
+               NPUWithActivationLowering<npu::AvgPool2DOp>,
+               NPUWithActivationLowering<npu::MaxPool2DOp>>(converter, ctx);
 }

@@ -15,6 +15,8 @@
 
 #include <functional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace mlir::qnn::lowering {
 
@@ -193,6 +195,34 @@ struct ConvKernelRequest {
 
   static ConvKernelRequest of(Conv2DOp op);
   static ConvKernelRequest of(DenseOp op);
+
+  /// The fields of a conv-like op (qnn or npu): those every one has, and
+  /// the strides, padding, dilations and groups of a convolution.
+  template <typename OpTy> static ConvKernelRequest common(OpTy op) {
+    ConvKernelRequest r;
+    r.op = op;
+    r.inputType = op.getInput().getType();
+    r.weightType = op.getWeight().getType();
+    r.resultType = op.getOutput().getType();
+    r.weight = op.getWeight();
+    r.inputZp = static_cast<int32_t>(op.getInputZeroPoint());
+    r.weightZp = static_cast<int32_t>(op.getWeightZeroPoint());
+    if constexpr (has_window<OpTy>::value) {
+      r.groups = op.getGroups();
+      r.padding.assign(op.getPadding().begin(), op.getPadding().end());
+      r.strides.assign(op.getStrides().begin(), op.getStrides().end());
+      r.dilations.assign(op.getDilations().begin(), op.getDilations().end());
+    }
+    return r;
+  }
+
+private:
+  template <typename OpTy, typename = void>
+  struct has_window : std::false_type {};
+  template <typename OpTy>
+  struct has_window<OpTy,
+                    std::void_t<decltype(std::declval<OpTy>().getGroups())>>
+      : std::true_type {};
 };
 
 /// What a kernel applies to its i32 accumulators before storing them: a
