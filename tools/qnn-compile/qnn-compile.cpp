@@ -70,6 +70,12 @@ static cl::opt<unsigned> optLevel("opt-level",
                                   cl::desc("LLVM optimization level (0-3; 2: the runtime of 3, measured, in less compile time)"),
                                   cl::init(2), cl::cat(compileCategory));
 
+static cl::opt<bool>
+    npuFuse("npu-fuse",
+            cl::desc("Fuse qnn chains into npu operators before lowering "
+                     "(default; =false lowers qnn operators one by one)"),
+            cl::init(true), cl::cat(compileCategory));
+
 /// Links `object` into the shared library `output` with cc.
 static bool linkShared(StringRef object, StringRef output) {
   auto cc = llvm::sys::findProgramByName("cc");
@@ -150,6 +156,7 @@ int main(int argc, char **argv) {
   options.compile.target = targetName;
   options.compile.optLevel = optLevel;
   options.compile.threads = getThreadsCLOption();
+  options.compile.fuseToNPU = npuFuse;
   options.prefix = prefix;
   options.cpu = cpu;
   auto functions = compileToObject(std::move(module), options, object);
