@@ -198,6 +198,16 @@ KernelEpilogue kernelEpilogue(const NPUEpilogue &e, DenseElementsAttr bias,
   return k;
 }
 
+/// An error at `op` (before anything is created) when an operand or result
+/// is not statically shaped.
+LogicalResult checkStaticShapes(Operation *op) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (!cast<ShapedType>(type).hasStaticShape())
+      return op->emitOpError("lowering needs static shapes, got ") << type;
+  return success();
+}
+
 /// npu.conv2d and npu.fully_connected.
 template <typename OpTy>
 struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
@@ -214,9 +224,8 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    for (Type type : op->getOperandTypes())
-      if (!cast<ShapedType>(type).hasStaticShape())
-        return op.emitOpError("lowering needs static shapes, got ") << type;
+    if (failed(checkStaticShapes(op)))
+      return failure();
     // (The verifier makes pad_value the input zero point, with which the
     // kernels and qnn.conv2d pad.)
     FailureOr<NPUEpilogue> epilogue = getEpilogue(op);
@@ -263,6 +272,8 @@ struct NPUWithActivationLowering : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, typename OpTy::Adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (failed(checkStaticShapes(op)))
+      return failure();
     rewriter.replaceOp(
         op, applyNPUActivation(rewriter, op, createNPUCore(rewriter, op)));
     return success();
