@@ -702,6 +702,12 @@ void logSoftmaxRow(const int64_t *row, int64_t depth,
     float v = scale * static_cast<float>(row[i]);
     v = v - precomputed;
     float y = std::nearbyint(v) + static_cast<float>(outputZp);
+    // NaN (inf - inf, with scales whose ratio overflows float32): TFLite's
+    // conversion on x86 gives INT32_MIN, which its clamp makes qmin.
+    if (std::isnan(y)) {
+      out[i] = qmin;
+      continue;
+    }
     // Saturated in float32 before the conversion (TFLite converts first;
     // the same result wherever its conversion is defined).
     y = std::min(std::max(y, static_cast<float>(qmin)),

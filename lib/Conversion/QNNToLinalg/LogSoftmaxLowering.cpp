@@ -124,6 +124,11 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
               fconst(b, l,
                      static_cast<float>(
                          static_cast<int32_t>(op.getOutputZeroPoint()))));
+          // NaN is qmin (logSoftmaxRow); then the float32 saturation.
+          Value isNaN =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, y, y);
+          Value low = fconst(b, l, static_cast<float>(qmin));
+          y = arith::SelectOp::create(b, l, isNaN, low, y);
           y = arith::MaximumFOp::create(b, l, y,
                                         fconst(b, l, static_cast<float>(qmin)));
           y = arith::MinimumFOp::create(b, l, y,
