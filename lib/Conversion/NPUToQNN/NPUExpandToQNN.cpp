@@ -57,12 +57,6 @@ Value expandBias(PatternRewriter &rewriter, Location loc, Value bias,
       ArrayRef<ReassociationIndices>{all});
 }
 
-/// Applies the fused activation of `op` to `value`.
-FailureOr<Value> applyEpilogue(PatternRewriter &rewriter, Operation *op,
-                               Value value) {
-  return qnn::applyNPUActivation(rewriter, op, value);
-}
-
 /// The per-channel requantize of a conv or fully connected accumulator.
 template <typename OpTy>
 Value requantize(PatternRewriter &rewriter, OpTy op, Value acc, int64_t axis) {
@@ -92,10 +86,7 @@ LogicalResult replaceWithRequantized(PatternRewriter &rewriter, OpTy op,
         rewriter, op.getLoc(), acc.getType(), acc,
         expandBias(rewriter, op.getLoc(), bias, channelAxis + 1));
   Value y = requantize(rewriter, op, acc, channelAxis);
-  FailureOr<Value> result = applyEpilogue(rewriter, op, y);
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, *result);
+  rewriter.replaceOp(op, applyNPUActivation(rewriter, op, y));
   return success();
 }
 
@@ -116,11 +107,8 @@ template <typename OpTy> struct ExpandWithActivation : OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<Value> result =
-        applyEpilogue(rewriter, op, createNPUCore(rewriter, op));
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, *result);
+    rewriter.replaceOp(
+        op, applyNPUActivation(rewriter, op, createNPUCore(rewriter, op)));
     return success();
   }
 };

@@ -343,7 +343,9 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
 /// Emits the kernel call; returns the output tensor of `outShape`: the i32
 /// accumulators or, with `epilogue`, its results (the kernel then takes
 /// the epilogue's channel constants after `corr`, zero-padded to the
-/// kernel's s.op output channels).
+/// kernel's s.op output channels: only dense layers get there with padded
+/// channels, lowerConvWithKernel refuses epilogues for convolutions whose
+/// channels are padded).
 static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
                             const KernelSpec &s, Value paddedInput,
                             Value packedWeights, ArrayRef<int32_t> corr,

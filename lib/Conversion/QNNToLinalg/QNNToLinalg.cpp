@@ -274,15 +274,20 @@ Value lowering::emptyFilled(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return linalg::FillOp::create(b, loc, value, empty).getResult(0);
 }
 
-static Value constTensor(OpBuilder &b, Location loc, Type elementType,
-                         ArrayRef<int64_t> values) {
+/// A 1-D integer constant of `elementType` (values wrapped to its width).
+static DenseElementsAttr intTable(Type elementType, ArrayRef<int64_t> values) {
   auto type =
       RankedTensorType::get({static_cast<int64_t>(values.size())}, elementType);
   SmallVector<APInt> ints;
   for (int64_t v : values)
     ints.push_back(APInt(elementType.getIntOrFloatBitWidth(), v,
                          /*isSigned=*/true, /*implicitTrunc=*/true));
-  return arith::ConstantOp::create(b, loc, DenseElementsAttr::get(type, ints));
+  return DenseElementsAttr::get(type, ints);
+}
+
+static Value constTensor(OpBuilder &b, Location loc, Type elementType,
+                         ArrayRef<int64_t> values) {
+  return arith::ConstantOp::create(b, loc, intTable(elementType, values));
 }
 
 static Value constTensorF32(OpBuilder &b, Location loc,
@@ -446,16 +451,6 @@ RequantizeSpec::get(Operation *op, ArrayRef<double> inputScales,
     spec.rights.push_back(m.shift > 0 ? 0 : -m.shift);
   }
   return spec;
-}
-
-static DenseElementsAttr intTable(Type elementType, ArrayRef<int64_t> values) {
-  auto type =
-      RankedTensorType::get({static_cast<int64_t>(values.size())}, elementType);
-  SmallVector<APInt> ints;
-  for (int64_t v : values)
-    ints.push_back(APInt(elementType.getIntOrFloatBitWidth(), v,
-                         /*isSigned=*/true, /*implicitTrunc=*/true));
-  return DenseElementsAttr::get(type, ints);
 }
 
 SmallVector<DenseElementsAttr>
