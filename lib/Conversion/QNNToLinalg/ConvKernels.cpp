@@ -520,14 +520,20 @@ static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
                              const KernelSpec &s, int64_t c) {
   Type element = cast<RankedTensorType>(out.getType()).getElementType();
   int64_t mult = s.mult;
+  int64_t rank = cast<RankedTensorType>(out.getType()).getRank();
   if (s.cp != c) {
-    SmallVector<OpFoldResult> offsets(5, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = {
-        b.getIndexAttr(s.n), b.getIndexAttr(s.oh), b.getIndexAttr(s.ow),
-        b.getIndexAttr(mult), b.getIndexAttr(c)};
-    SmallVector<OpFoldResult> ones(5, b.getIndexAttr(1));
+        b.getIndexAttr(s.n), b.getIndexAttr(s.oh), b.getIndexAttr(s.ow)};
+    if (rank == 5)
+      sizes.push_back(b.getIndexAttr(mult));
+    sizes.push_back(b.getIndexAttr(c));
+    SmallVector<OpFoldResult> ones(rank, b.getIndexAttr(1));
     out = tensor::ExtractSliceOp::create(b, loc, out, offsets, sizes, ones);
   }
+  // Multiplier 1: the kernel wrote [N, OH, OW, C] itself.
+  if (rank == 4)
+    return out;
   if (mult > 1) {
     Value init = tensor::EmptyOp::create(
         b, loc, ArrayRef<int64_t>{s.n, s.oh, s.ow, c, mult}, element);
@@ -611,9 +617,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
             llvm::ArrayRef(data)));
     Value padded =
         selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
-    SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
-    Value out =
-        emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
+    Value out = emitKernelCall(b, loc, op, s, padded, packed, corr,
+                               s.depthwiseOutputShape(), epilogue);
     return finishDepthwise(b, loc, out, s, c);
   }
   SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
@@ -629,9 +634,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
           RankedTensorType::get({mult, kh, kw, s.cp}, b.getI16Type()),
           llvm::ArrayRef(data)));
   Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
-  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, mult, s.cp};
-  Value out =
-      emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
+  Value out = emitKernelCall(b, loc, op, s, padded, packed, corr,
+                             s.depthwiseOutputShape(), epilogue);
   return finishDepthwise(b, loc, out, s, c);
 }
 
@@ -2281,6 +2285,14 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
+  // The depthwise builders index [n, oh, ow, mult, c]: a multiplier-1
+  // output [n, oh, ow, c] is seen through a view with the unit dimension.
+  Value out = body->getArguments().back();
+  if (spec.isDepthwise() && cast<MemRefType>(out.getType()).getRank() == 4)
+    out = memref::ExpandShapeOp::create(
+        builder, func.getLoc(),
+        ArrayRef<int64_t>{spec.n, spec.oh, spec.ow, 1, spec.cp}, out,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
   KernelBuilder kb{builder,
                    func.getLoc(),
                    spec,
@@ -2290,7 +2302,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    body->getArgument(0),
                    body->getArgument(1),
                    body->getArgument(2),
-                   body->getArguments().back()};
+                   out};
   if (epilogue) {
     kb.epilogue = epilogue;
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())

@@ -53,7 +53,7 @@ struct MaterializeConvKernelsPass
              : SmallVector<int64_t>{k.op / lanes, k.kh, k.kw, k.cp / kg,
                                     lanes * kg};
       SmallVector<int64_t> outShape =
-          dw ? SmallVector<int64_t>{k.n, k.oh, k.ow, k.mult, k.cp}
+          dw ? k.depthwiseOutputShape()
              : SmallVector<int64_t>{k.n, k.oh, k.ow, k.op};
       // A fused epilogue (qnn-fuse-kernel-epilogues) adds one per-channel
       // constant vector per epilogue argument after the accumulator.

@@ -166,6 +166,14 @@ struct KernelSpec {
            flavor == KernelFlavor::DepthwiseVNNI;
   }
   int64_t lanes() const;
+  /// A depthwise kernel's output: [n, oh, ow, cp] with multiplier 1 (the
+  /// layout of the convolution's result, so no reshape or copy follows),
+  /// else [n, oh, ow, mult, cp].
+  SmallVector<int64_t> depthwiseOutputShape() const {
+    if (mult == 1)
+      return {n, oh, ow, cp};
+    return {n, oh, ow, mult, cp};
+  }
   DenseI64ArrayAttr toAttr(MLIRContext *ctx) const;
   static FailureOr<KernelSpec> fromAttr(DenseI64ArrayAttr attr);
 };

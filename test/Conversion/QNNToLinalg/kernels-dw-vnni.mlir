@@ -6,7 +6,10 @@
 // -z * sum(w) = -125 * 27 = -3375 per channel (z = izp + 128 = 125: s8
 // input is read as x + 128) and then 16 lanes of z, the value of positions
 // outside the input, so the spec leaves the zero point out (0) and layers
-// that differ only in it share the kernel.
+// that differ only in it share the kernel. With multiplier 1 the kernel
+// writes the [N, OH, OW, C] result itself (no reshape after the call, so a
+// function returning it needs no copy); inside, a view adds the unit
+// multiplier dimension the depthwise builder indexes.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
 
@@ -17,7 +20,8 @@
 // CALL-DAG: arith.constant dense<[-3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125]> : tensor<48xi32>
 // CALL: %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x8x8x32xi8> to memref<1x8x8x32xi8>
 // CALL: call @[[K:__qnn_kernel_dwvnni_[_0-9]*]](%[[X]],
-// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<48xi32>, memref<1x4x4x1x32xi32>)
+// CALL-NOT: tensor.collapse_shape
+// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<48xi32>, memref<1x4x4x32xi32>)
 // CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 0, 0, 1, 8, 8, 0, 0>
 
 // Stride 2 and SAME padding (bottom/right): the last output row and column
@@ -28,6 +32,7 @@
 // + 128.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// KERNEL: %[[OUT:.*]] = memref.expand_shape %arg3 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 1, 32] : memref<1x4x4x32xi32> into memref<1x4x4x1x32xi32>
 // KERNEL: %[[Z:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
 // KERNEL: arith.maxsi
 // KERNEL: arith.minsi
@@ -37,7 +42,7 @@
 // KERNEL: arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.load %arg2
-// KERNEL: vector.store %{{.*}}, %arg3
+// KERNEL: vector.store %{{.*}}, %[[OUT]]
 func.func @dw(%x: tensor<1x8x8x32xi8>) -> tensor<1x4x4x32xi32> {
   %w = arith.constant dense<3> : tensor<1x3x3x32xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x8x8x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x4x4x32xi32>

@@ -41,12 +41,12 @@ func.func @pointwise(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
 // multiplier an immediate. With fuse-depthwise-epilogues=false the kernel
 // stores i32 accumulators and the epilogue is a linalg.generic.
 // CHECK-LABEL: func.func @depthwise_lut
-// CHECK: call @[[K:__qnn_kernel_dwvnni_.*_epilogue0]](%{{.*}}) : ({{.*}}, memref<1x4x4x1x16xi8>) -> ()
+// CHECK: call @[[K:__qnn_kernel_dwvnni_.*_epilogue0]](%{{.*}}) : ({{.*}}, memref<1x4x4x16xi8>) -> ()
 // CHECK: func.func private @[[K]]_fn(%{{.*}}: i32) -> i8
 // CHECK: arith.constant dense<{{.*}}> : tensor<256xi32>
 // CHECK: tensor.extract
 // DWOFF-LABEL: func.func @depthwise_lut
-// DWOFF: call @__qnn_kernel_dwvnni_{{[0-9_]*}}(%{{.*}}) : ({{.*}}, memref<1x4x4x1x16xi32>) -> ()
+// DWOFF: call @__qnn_kernel_dwvnni_{{[0-9_]*}}(%{{.*}}) : ({{.*}}, memref<1x4x4x16xi32>) -> ()
 // DWOFF: linalg.generic
 // DWOFF: tensor.extract
 // DWOFF-NOT: _epilogue
