@@ -110,8 +110,13 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     lookup-table activations, binary ops) along its innermost dimension by
     `width` lanes (the whole dimension when it is at most `width`, else the
     largest power of two >= 4 dividing it) and vectorizes each tile with the
-    upstream linalg vectorizer; lookup tables become `vector.gather`. Ops
-    that do not qualify or that the vectorizer rejects are left alone.
+    upstream linalg vectorizer; lookup tables become `vector.gather`. Fills
+    are vectorized the same way. An op on whole tensors (identity maps, new
+    outputs) whose innermost dimension gives tiles narrower than `width` (3
+    input channels; a padded row of 900 bytes) runs over one flattened
+    dimension, and a flat dimension that `width` does not divide is split
+    after its last full tile (the rest is one more op). Ops that do not
+    qualify or that the vectorizer rejects are left alone.
     With `parallel`, the tile loops of ops of at least `parallel-min-elements`
     elements are an `scf.forall` (later an OpenMP worksharing loop): each
     tile writes its own elements, so threads do not change the result.

@@ -77,23 +77,36 @@ struct VectorizeElementwisePass
         return;
       candidates.push_back(op);
     });
-    for (linalg::LinalgOp op : candidates) {
-      // A generic on whole tensors (identity maps, a new output, no operand
-      // that is a slice, so every buffer is contiguous) whose innermost
-      // dimension is narrower than a vector (3 input channels) runs over
-      // one flattened dimension instead, so that its tiles are full vectors.
+    // Candidates may grow: the tail of a split op is one more.
+    for (size_t i = 0; i < candidates.size(); ++i) {
+      linalg::LinalgOp op = candidates[i];
+      // An op on whole tensors (identity maps, new outputs, no operand that
+      // is a slice, so every buffer is contiguous) whose innermost
+      // dimension makes narrow tiles (3 input channels; a padded row of
+      // 900 bytes, tiles of 4) runs over one flattened dimension instead.
       auto wholeTensor = [](Value v) {
         return !v.getDefiningOp<tensor::ExtractSliceOp>();
       };
-      if (op.getNumLoops() > 1 &&
-          op.getStaticLoopRanges().back() < static_cast<int64_t>(width) &&
-          isa<linalg::GenericOp>(op.getOperation()) &&
+      auto newTensor = [](Value v) {
+        while (auto reshape = v.getDefiningOp<tensor::ExpandShapeOp>())
+          v = reshape.getSrc();
+        return static_cast<bool>(v.getDefiningOp<tensor::EmptyOp>());
+      };
+      // Pure data movement of bytes (padding fills and copies) moves 64
+      // bytes per step; arithmetic keeps `width` lanes.
+      int64_t opWidth = width;
+      if (isa<linalg::CopyOp, linalg::FillOp>(op.getOperation()) &&
+          getElementTypeOrSelf(op.getDpsInits()[0].getType())
+                  .getIntOrFloatBitWidth() == 8)
+        opWidth = 4 * width;
+      int64_t innerSize = op.getStaticLoopRanges().back();
+      if (op.getNumLoops() > 1 && innerTile(innerSize, opWidth) < opWidth &&
+          isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
           llvm::all_of(op.getIndexingMapsArray(),
-                       [](AffineMap m) { return m.isIdentity(); }) &&
-          llvm::all_of(op.getDpsInits(),
-                       [](Value v) {
-                         return v.getDefiningOp<tensor::EmptyOp>();
+                       [](AffineMap m) {
+                         return m.isIdentity() || m.getNumResults() == 0;
                        }) &&
+          llvm::all_of(op.getDpsInits(), newTensor) &&
           llvm::all_of(op.getDpsInputs(), wholeTensor)) {
         ReassociationIndices all =
             llvm::to_vector(llvm::seq<int64_t>(0, op.getNumLoops()));
@@ -105,8 +118,53 @@ struct VectorizeElementwisePass
           op = collapsed->collapsedOp;
         }
       }
+      // A copy into (or out of) whole rows of a padded tensor: every
+      // operand spans its tensor's last dimension, so the last two
+      // dimensions are contiguous and run as one (a row of W * C bytes
+      // rather than W steps of C).
+      if (auto copy = dyn_cast<linalg::CopyOp>(op.getOperation());
+          copy && op.getNumLoops() >= 2 &&
+          innerTile(op.getStaticLoopRanges().back(), opWidth) < opWidth) {
+        auto fullRows = [](Value v) {
+          auto type = cast<RankedTensorType>(v.getType());
+          auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
+          if (!slice)
+            return true;
+          return slice.getSourceType().getShape().back() ==
+                     type.getShape().back() &&
+                 slice.getStaticStrides().back() == 1;
+        };
+        if (fullRows(copy.getInputs()[0]) && fullRows(copy.getOutputs()[0])) {
+          SmallVector<ReassociationIndices> groups;
+          int64_t rank = op.getNumLoops();
+          for (int64_t d = 0; d + 2 < rank; ++d)
+            groups.push_back({d});
+          groups.push_back({rank - 2, rank - 1});
+          rewriter.setInsertionPoint(op);
+          FailureOr<linalg::CollapseResult> collapsed =
+              linalg::collapseOpIterationDims(op, groups, rewriter);
+          if (succeeded(collapsed)) {
+            rewriter.replaceOp(op, collapsed->results);
+            op = collapsed->collapsedOp;
+          }
+        }
+      }
+      // A long dimension that no wide tile divides: full-width tiles up to
+      // the last multiple of `width`, the rest as an op of its own.
+      innerSize = op.getStaticLoopRanges().back();
+      if (op.getNumLoops() == 1 && innerSize > opWidth &&
+          innerSize % opWidth != 0 && innerTile(innerSize, opWidth) < opWidth) {
+        rewriter.setInsertionPoint(op);
+        auto [head, tail] = linalg::splitOp(
+            rewriter, cast<TilingInterface>(op.getOperation()), 0,
+            rewriter.getIndexAttr(innerSize - innerSize % opWidth));
+        if (head && tail) {
+          op = cast<linalg::LinalgOp>(head.getOperation());
+          candidates.push_back(cast<linalg::LinalgOp>(tail.getOperation()));
+        }
+      }
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t tile = innerTile(ranges.back(), width);
+      int64_t tile = innerTile(ranges.back(), opWidth);
       if (tile == 0)
         continue;
       SmallVector<OpFoldResult> sizes(ranges.size() - 1,

@@ -1,7 +1,9 @@
 // qnn-vectorize-elementwise: elementwise generics are tiled along the
 // innermost dimension and vectorized; a fused bias + requantize + clamp
 // chain becomes one vector loop body. An op on whole tensors whose
-// innermost dimension is narrower than a vector is flattened first.
+// innermost dimension would give narrow tiles is flattened first, and a
+// flat dimension that no full-width tile divides is split after its last
+// full tile.
 // Non-elementwise ops, dimensions of fewer than 4 and dimensions without a
 // power-of-two tile are left alone.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise | FileCheck %s
@@ -27,11 +29,13 @@ func.func @requantize(%x: tensor<4x32xi32>) -> tensor<4x32xi8> {
 
 // -----
 
-// A lookup-table activation: the table read becomes a gather; 24 lanes
-// exceed the width 16, so tiles of 8 (the largest power of two dividing 24).
+// A lookup-table activation: the table read becomes a gather. Rows of 24
+// lanes would give tiles of 8 (the largest power of two dividing 24), so
+// the whole tensor runs as 48 elements in tiles of 16.
 // CHECK-LABEL: func.func @table
-// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
-// CHECK: vector.gather %{{.*}} : tensor<256xi8>, vector<1x8xindex>, vector<1x8xi1>, vector<1x8xi8> into vector<1x8xi8>
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<2x24xi8> into tensor<48xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c48 step %c16
+// CHECK: vector.gather %{{.*}} : tensor<256xi8>, vector<16xindex>, vector<16xi1>, vector<16xi8> into vector<16xi8>
 func.func @table(%x: tensor<2x24xi8>) -> tensor<2x24xi8> {
   %y = qnn.hardswish %x {input_scale = 0.05 : f32, input_zero_point = 3 : i32, output_scale = 0.04 : f32, output_zero_point = -2 : i32} : tensor<2x24xi8> -> tensor<2x24xi8>
   return %y : tensor<2x24xi8>
@@ -39,11 +43,15 @@ func.func @table(%x: tensor<2x24xi8>) -> tensor<2x24xi8> {
 
 // -----
 
-// Innermost dimension 3 of a whole tensor: flattened to 24 elements, tiles
-// of 8.
+// Innermost dimension 3 of a whole tensor: flattened to 24 elements, one
+// tile of 16, then the remaining 8 as an op of their own.
 // CHECK-LABEL: func.func @narrow
 // CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<8x3xi32> into tensor<24xi32>
-// CHECK: scf.for %{{.*}} = %c0 to %c24 step %c8
+// CHECK: tensor.extract_slice %{{.*}}[0] [16] [1] : tensor<24xi32> to tensor<16xi32>
+// CHECK: scf.for %{{.*}} = %c0 to %c16 step %c16
+// CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
+// CHECK: tensor.extract_slice %{{.*}}[16] [8] [1] : tensor<24xi32> to tensor<8xi32>
+// CHECK: scf.for %{{.*}} = %c0 to %c8 step %c8
 // CHECK: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi8>
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [8, 3] : tensor<24xi8> into tensor<8x3xi8>
 func.func @narrow(%x: tensor<8x3xi32>) -> tensor<8x3xi8> {
@@ -72,12 +80,19 @@ func.func @small_requantize(%x: tensor<2x32xi32>) -> tensor<2x32xi8> {
 // -----
 
 // A statically shaped tensor.pad by a constant becomes a vectorized fill of
-// the padded tensor and a vectorized copy into its interior.
+// the padded tensor and a vectorized copy into its interior. Byte fills and
+// copies move 64 bytes per step (4 x width): the fill runs over the whole
+// flattened tensor, the copy over rows of W x C = 128 contiguous bytes
+// (every channel of the padded tensor is copied).
 // CHECK-LABEL: func.func @pad
 // CHECK-NOT: tensor.pad
-// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x1x1x16xi8>
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1, 2, 3]] : tensor<1x6x7x32xi8> into tensor<1344xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c1344 step %c64
+// CHECK: vector.transfer_write %{{.*}} : vector<64xi8>, tensor<64xi8>
 // CHECK: tensor.extract_slice %{{.*}}[0, 1, 2, 0] [1, 4, 4, 32] [1, 1, 1, 1] : tensor<1x6x7x32xi8> to tensor<1x4x4x32xi8>
-// CHECK: vector.transfer_read %{{.*}} : tensor<1x1x1x16xi8>, vector<16xi8>
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : tensor<1x4x4x32xi8> into tensor<1x4x128xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c128 step %c64
+// CHECK: vector.transfer_read %{{.*}} : tensor<1x1x64xi8>, vector<64xi8>
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 2, 0] [1, 4, 4, 32] [1, 1, 1, 1] : tensor<1x4x4x32xi8> into tensor<1x6x7x32xi8>
 func.func @pad(%x: tensor<1x4x4x32xi8>) -> tensor<1x6x7x32xi8> {
   %c = arith.constant -7 : i8
@@ -86,4 +101,25 @@ func.func @pad(%x: tensor<1x4x4x32xi8>) -> tensor<1x6x7x32xi8> {
     tensor.yield %c : i8
   } : tensor<1x4x4x32xi8> to tensor<1x6x7x32xi8>
   return %y : tensor<1x6x7x32xi8>
+}
+
+// -----
+
+// The fill of a padded first-convolution input (225 rows of 225 x 4
+// bytes): rows of 900 bytes would give tiles of 4, so the whole buffer is
+// filled in tiles of 64 bytes up to the last multiple of 64 (202496), then
+// the last 4 bytes.
+// CHECK-LABEL: func.func @padded_fill
+// CHECK: tensor.extract_slice %{{.*}}[0] [202496] [1] : tensor<202500xi8> to tensor<202496xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c202496 step %c64
+// CHECK: vector.transfer_write %{{.*}} : vector<64xi8>, tensor<64xi8>
+// CHECK: tensor.extract_slice %{{.*}}[202496] [4] [1] : tensor<202500xi8> to tensor<4xi8>
+// CHECK: vector.transfer_write %{{.*}} : vector<4xi8>, tensor<4xi8>
+// CHECK: tensor.expand_shape %{{.*}} output_shape [1, 225, 900] : tensor<202500xi8> into tensor<1x225x900xi8>
+func.func @padded_fill() -> tensor<1x225x900xi8> {
+  %pad = arith.constant -128 : i8
+  %e = tensor.empty() : tensor<202500xi8>
+  %x = tensor.expand_shape %e [[0, 1, 2]] output_shape [1, 225, 900] : tensor<202500xi8> into tensor<1x225x900xi8>
+  %f = linalg.fill ins(%pad : i8) outs(%x : tensor<1x225x900xi8>) -> tensor<1x225x900xi8>
+  return %f : tensor<1x225x900xi8>
 }
