@@ -1057,12 +1057,27 @@ struct KernelBuilder {
     return vector::BitCastOp::create(ob, loc, bytes, d);
   }
 
+  /// The epilogue's per-channel constants of the output channels [ch, ch +
+  /// lanes), one vector per channel argument. Loaded once per channel block
+  /// of a tile and shared by its pixels (the kernel's output stores may
+  /// alias the constants as far as LLVM knows, so it would not merge the
+  /// loads of different pixels, nor what the epilogue computes from them).
+  SmallVector<Value> loadChannelConstants(OpBuilder &ob, Value ch) {
+    SmallVector<Value> values;
+    for (Value arg : channelArgs) {
+      Type elem = cast<MemRefType>(arg.getType()).getElementType();
+      values.push_back(vector::LoadOp::create(
+          ob, loc, VectorType::get({s.lanes()}, elem), arg, ch));
+    }
+    return values;
+  }
+
   /// Applies the epilogue function to the accumulator vector `acc` of the
-  /// output channels [ch, ch + lanes): its operations, on vectors of
-  /// `lanes` elements, with the per-channel constants loaded at `ch`; with
-  /// `stopAt`, only up to that template value (the start of a narrowing
-  /// tail that packBytes replaces), which it returns.
-  Value applyEpilogue(OpBuilder &ob, Value acc, Value ch,
+  /// output channels whose per-channel constants are `constants`
+  /// (loadChannelConstants): its operations, on vectors of `lanes`
+  /// elements; with `stopAt`, only up to that template value (the start of
+  /// a narrowing tail that packBytes replaces), which it returns.
+  Value applyEpilogue(OpBuilder &ob, Value acc, ArrayRef<Value> constants,
                       Value stopAt = Value()) {
     int64_t lanes = s.lanes();
     Block &body = epilogue.getBody().front();
@@ -1072,12 +1087,8 @@ struct KernelBuilder {
     arith::AddIOp biasAdd = leadingBiasAdd();
     if (biasAdd)
       mapping.map(biasAdd.getResult(), acc);
-    for (auto [i, arg] : llvm::enumerate(channelArgs)) {
-      Type elem = cast<MemRefType>(arg.getType()).getElementType();
-      mapping.map(body.getArgument(i + 1),
-                  vector::LoadOp::create(
-                      ob, loc, VectorType::get({lanes}, elem), arg, ch));
-    }
+    for (auto [i, value] : llvm::enumerate(constants))
+      mapping.map(body.getArgument(i + 1), value);
     // gemmlowp's rounding doubling high multiply on i32 operands,
     // trunci((sext(a) * sext(b) + 2^30) >> 31), is emitted on the vectors'
     // even and odd lanes (highHalfProduct) instead of widening them.
@@ -1587,12 +1598,18 @@ struct KernelBuilder {
   }
 
   /// Runs `body(builder, iv, iterArgs) -> yielded` in an scf.for over
-  /// [0, n) carrying `init`, or inline when n == 1.
+  /// [0, n) carrying `init`, or inline when n == 1 or `unroll` is set
+  /// (short tap loops: LLVM's pass pipeline has no loop unroller).
   SmallVector<Value> reduceLoop(
       OpBuilder &ob, int64_t n, ValueRange init,
-      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body) {
-    if (n == 1)
-      return body(ob, idx(ob, 0), init);
+      function_ref<SmallVector<Value>(OpBuilder &, Value, ValueRange)> body,
+      bool unroll = false) {
+    if (n == 1 || unroll) {
+      SmallVector<Value> values(init);
+      for (int64_t i = 0; i < n; ++i)
+        values = body(ob, idx(ob, i), values);
+      return values;
+    }
     auto loop = scf::ForOp::create(
         ob, loc, idx(ob, 0), idx(ob, n), idx(ob, 1), init,
         [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
@@ -1819,6 +1836,11 @@ struct KernelBuilder {
           break;
         }
 
+    // Short reductions are unrolled (the LLVM pipeline has no unroller):
+    // up to 8 K steps per tap (K <= 32 on the VNNI target), and the taps of
+    // a first convolution, whose taps hold one or two K steps each.
+    bool unrollChunks = chunks <= 8;
+    bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16;
     pixelTileLoops(tileRows, [&](OpBuilder &tb, Value nIv,
                                  ArrayRef<Value> ohs, ArrayRef<Value> ows) {
       int64_t rows = ohs.size();
@@ -1853,7 +1875,8 @@ struct KernelBuilder {
                   DenseElementsAttr::get(VectorType::get({64}, bb.getI8Type()),
                                          bb.getI8IntegerAttr(1)));
             SmallVector<Value> accs = reduceLoop(
-                bb, s.kh, init, [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+                bb, s.kh, init,
+                [&](OpBuilder &b1, Value khIv, ValueRange a1) {
                   Value khOff = mul(b1, khIv, s.dh);
                   return reduceLoop(
                       b1, s.kw, a1,
@@ -1885,9 +1908,12 @@ struct KernelBuilder {
                                   next.push_back(step(kb, acc[rows * nr + r],
                                                       av[r], ones));
                               return next;
-                            });
-                      });
-                });
+                            },
+                            unrollChunks);
+                      },
+                      unrollTaps);
+                },
+                unrollTaps);
             Value dSplat;
             if (rowSum)
               dSplat = arith::ConstantOp::create(
@@ -1906,14 +1932,16 @@ struct KernelBuilder {
                                           dSplat));
               return v;
             };
+            SmallVector<SmallVector<Value>> constants;
+            for (int64_t j = 0; epilogue && j < nr; ++j)
+              constants.push_back(
+                  loadChannelConstants(bb, mul(bb, add(bb, b0, j), lanes)));
             if (tail && (nr == 4 || nr == 2)) {
               for (int64_t r = 0; r < rows; ++r) {
                 SmallVector<Value> vals;
-                for (int64_t j = 0; j < nr; ++j) {
-                  Value v = accumulator(r, j);
-                  Value ch = mul(bb, add(bb, b0, j), lanes);
-                  vals.push_back(applyEpilogue(bb, v, ch, tail->y));
-                }
+                for (int64_t j = 0; j < nr; ++j)
+                  vals.push_back(applyEpilogue(bb, accumulator(r, j),
+                                               constants[j], tail->y));
                 // Two blocks: opaque, or LLVM splits the vpermd around the
                 // extract of the low half (four shuffles instead of one).
                 Value packed = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
@@ -1933,7 +1961,7 @@ struct KernelBuilder {
                 Value ch = mul(bb, add(bb, b0, j), lanes);
                 Value v = accumulator(r, j);
                 if (epilogue)
-                  v = applyEpilogue(bb, v, ch);
+                  v = applyEpilogue(bb, v, constants[j]);
                 vector::StoreOp::create(bb, loc, v, out,
                                         ValueRange{nIv, ohs[r], ows[r], ch});
               }
@@ -2035,6 +2063,9 @@ struct KernelBuilder {
                                            taps[k]);
                         return next;
                       });
+                  SmallVector<Value> constants;
+                  if (epilogue)
+                    constants = loadChannelConstants(bb, c0);
                   // Four pixels narrow together (packBytes), then four
                   // 16-byte stores.
                   std::optional<NarrowingTail> tail = narrowingTail();
@@ -2042,7 +2073,8 @@ struct KernelBuilder {
                     for (int64_t g = 0; g < rows; g += 4) {
                       SmallVector<Value> vals;
                       for (int64_t r = g; r < g + 4; ++r)
-                        vals.push_back(applyEpilogue(bb, accs[r], c0, tail->y));
+                        vals.push_back(
+                            applyEpilogue(bb, accs[r], constants, tail->y));
                       // Opaque: LLVM would otherwise fold the vpermd
                       // into a permute per 16-byte extract (nine
                       // shuffles instead of one).
@@ -2064,7 +2096,7 @@ struct KernelBuilder {
                   for (int64_t r = 0; r < rows; ++r) {
                     Value v = accs[r];
                     if (epilogue)
-                      v = applyEpilogue(bb, v, c0);
+                      v = applyEpilogue(bb, v, constants);
                     vector::StoreOp::create(
                         bb, loc, v, out,
                         ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
@@ -2226,6 +2258,8 @@ struct KernelBuilder {
                   SmallVector<Value> iwBase;
                   for (int64_t r = 0; r < rows; ++r)
                     iwBase.push_back(mul(bb, add(bb, ow0, r), s.sw));
+                  // The taps unrolled (3x3: nine multiply-adds per pixel).
+                  bool unrollTaps = s.kh * s.kw <= 16;
                   SmallVector<Value> accs = reduceLoop(
                       bb, s.kh, init,
                       [&](OpBuilder &b1, Value khIv, ValueRange a1) {
@@ -2260,14 +2294,20 @@ struct KernelBuilder {
                                     arith::MulIOp::create(kb, loc, xw, wv)));
                               }
                               return next;
-                            });
-                      });
+                            },
+                            unrollTaps);
+                      },
+                      unrollTaps);
                   // With an epilogue (multiplier 1) channel c0 is also the
                   // output channel of the per-channel constants.
+                  SmallVector<Value> constants;
+                  if (epilogue)
+                    constants = loadChannelConstants(bb, c0);
                   for (int64_t r = 0; r < rows; ++r)
                     vector::StoreOp::create(
                         bb, loc,
-                        epilogue ? applyEpilogue(bb, accs[r], c0) : accs[r],
+                        epilogue ? applyEpilogue(bb, accs[r], constants)
+                                 : accs[r],
                         out, ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
                   scf::YieldOp::create(bb, loc);
                 });

@@ -56,15 +56,20 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x5x5x3x2xi32> into tensor<1x5x5x6xi32>
 // VNNI-LABEL: func.func @depthwise
 // VNNI: call @__qnn_kernel_dwvnni_
+// The generic depthwise kernel: 4 pixels of a row per tile, the 3x3 taps
+// unrolled (no loop carries the accumulators); tap (0, 0) starts each
+// accumulator from its initial value, tap (0, 1) adds to tap (0, 0)'s.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dw
-// KERNEL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
-// KERNEL: scf.for %{{.*}} iter_args(%[[A0:.*]] = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// KERNEL-NOT: iter_args
 // KERNEL: %[[W:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
 // KERNEL: vector.load %arg0{{.*}} : memref<1x7x7x16xi8>, vector<16xi8>
 // KERNEL: arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
 // KERNEL: %[[D:.*]] = arith.subi
 // KERNEL: %[[P:.*]] = arith.muli %[[D]], %[[W]] : vector<16xi32>
-// KERNEL: arith.addi %[[A0]], %[[P]] : vector<16xi32>
+// KERNEL: %[[T0:.*]] = arith.addi %{{.*}}, %[[P]] : vector<16xi32>
+// KERNEL: %[[W1:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
+// KERNEL: %[[P1:.*]] = arith.muli %{{.*}}, %[[W1]] : vector<16xi32>
+// KERNEL: arith.addi %[[T0]], %[[P1]] : vector<16xi32>
 // PAR-LABEL: func.func private @__qnn_kernel_dw
 // PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5{{(_[0-9]+)?}}) step (%{{.*}}, %{{.*}})
 // PAR: scf.for %{{.*}} = %{{.*}} to %c4{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {

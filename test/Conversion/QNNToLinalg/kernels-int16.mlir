@@ -31,12 +31,14 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
 // CALL: func.func private @[[K]]
 // CALL-SAME: qnn.conv_kernel = array<i64: 1, 1, 7, 7, 8, 3, 3, 3, 3, 2, 2, 1, 1, 8, 0, 131, 0, 1>
 
-// Accumulators carried through the kh, kw and channel-pair loops.
+// Accumulators (4 pixels of a row) carried through the kh and kw loops;
+// the 4 channel pairs of a tap (K = 8) are unrolled inside them, each
+// pmaddwd adding to the previous pair's sum.
 // KERNEL-LABEL: func.func private @__qnn_kernel_int16
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx2"]>
-// KERNEL: scf.for %{{.*}} iter_args(%[[H:.*]] = %{{.*}}) -> (vector<8xi32>)
-// KERNEL: scf.for %{{.*}} iter_args(%[[V:.*]] = %[[H]]) -> (vector<8xi32>)
-// KERNEL: scf.for %{{.*}} iter_args(%[[A:.*]] = %[[V]]) -> (vector<8xi32>)
+// KERNEL: scf.for %{{.*}} iter_args(%[[H:[^ ]*]] = %{{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// KERNEL: scf.for %{{.*}} iter_args(%[[A:[^ ]*]] = %[[H]], {{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
+// KERNEL-NOT: scf.for
 // KERNEL: vector.load %arg0{{.*}} vector<2xi8>
 // KERNEL: arith.extui %{{.*}} : vector<2xi8> to vector<2xi16>
 // KERNEL: arith.subi
@@ -44,7 +46,11 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
 // KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x3x3x4x16xi16>, vector<16xi16>
 // KERNEL: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[X]], %[[W]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
 // KERNEL: %[[S:.*]] = arith.addi %[[A]], %[[P]] : vector<8xi32>
-// KERNEL: scf.yield %[[S]] : vector<8xi32>
+// KERNEL: %[[W1:.*]] = vector.load %arg1{{.*}} : memref<1x3x3x4x16xi16>, vector<16xi16>
+// KERNEL: %[[P1:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%{{.*}}, %[[W1]])
+// KERNEL: arith.addi %[[S]], %[[P1]] : vector<8xi32>
+// KERNEL-COUNT-2: vector.load %arg1{{.*}} : memref<1x3x3x4x16xi16>, vector<16xi16>
+// KERNEL: scf.yield
 
 // LLVM: llvm.func @__qnn_kernel_int16
 // LLVM-NOT: vpdpbusd

@@ -35,29 +35,35 @@ func.func @pointwise(%x: tensor<1x2x5x8xi8>) -> tensor<1x2x5x16xi32> {
 
 // The register tile: 8 output pixels (of the flattened 2x5 plane, crossing
 // the image row) x 1 block of 16 channels, eight vector<16xi32>
-// accumulators carried through the K loop, one vpdpbusd each per step,
-// stored once after it; the bytes are broadcast as they are (no xor). The
-// accumulators start at the block's compensation terms (one load per
-// block, no add per output vector).
+// accumulators, one vpdpbusd each per K step of 4 channels; with K = 8 the
+// two steps are unrolled (no K loop), the second step's vpdpbusd take the
+// first's results, and each accumulator is stored once after them. The
+// bytes are broadcast as they are (no xor). The accumulators start at the
+// block's compensation terms (one load per block, no add per output
+// vector).
 // KERNEL-LABEL: func.func private @__qnn_kernel_vnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
 // KERNEL-NOT: arith.xori
 // KERNEL: %[[Z:.*]] = vector.load %arg2[%{{.*}}] : memref<16xi32>, vector<16xi32>
-// KERNEL: %[[R:.*]]:8 = scf.for %{{.*}} iter_args(%[[A0:.*]] = %[[Z]], %[[A1:.*]] = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %{{.*}} = %[[Z]], %[[A7:.*]] = %[[Z]]) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// KERNEL-NOT: iter_args
 // KERNEL: vector.load %arg0{{.*}} vector<4xi8>
 // KERNEL: %[[X0:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
 // KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x1x1x2x64xi8>, vector<64xi8>
-// KERNEL-NEXT: %[[N0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A0]], %[[X0]], %[[W]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
-// KERNEL-NEXT: %[[N1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[A1]],
+// KERNEL-NEXT: %[[N0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]], %[[X0]], %[[W]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+// KERNEL-NEXT: %[[N1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]],
+// KERNEL-COUNT-6: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]],
+// KERNEL: %[[W1:.*]] = vector.load %arg1{{.*}} : memref<1x1x1x2x64xi8>, vector<64xi8>
+// KERNEL-NEXT: %[[M0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[N0]], %{{.*}}, %[[W1]])
+// KERNEL-NEXT: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[N1]],
 // KERNEL-COUNT-6: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// KERNEL-NEXT: scf.yield %[[N0]], %[[N1]], {{.*}} : vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>
 // KERNEL-NOT: arith.addi
-// KERNEL: vector.store %[[R]]#0, %arg3
+// KERNEL: vector.store %[[M0]], %arg3
 // The remaining 2 pixels are single-pixel tiles, in a loop over pixels
-// 8 and 9.
+// 8 and 9, with the same two unrolled steps.
 // KERNEL: scf.for %{{.*}} = %c8{{.*}} to %c10{{.*}} step %c1
-// KERNEL: scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<16xi32>)
-// KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL-NOT: iter_args
+// KERNEL-COUNT-2: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL: vector.store
 // KERNEL-NOT: arith.xori
 
 // LLVM: llvm.func @pointwise
