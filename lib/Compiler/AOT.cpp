@@ -15,7 +15,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -161,7 +160,7 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   }
   builder->setRelocationModel(options.pic ? llvm::Reloc::PIC_
                                           : llvm::Reloc::Static);
-  builder->setCodeGenOptLevel(options.compile.optLevel >= 2
+  builder->setCodeGenOptLevel(options.compile.optLevel >= 1
                                   ? llvm::CodeGenOptLevel::Aggressive
                                   : llvm::CodeGenOptLevel::Less);
   auto machine = builder->createTargetMachine();
@@ -175,9 +174,8 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
     return makeError("translation to LLVM IR failed");
   llvmModule->setDataLayout((*machine)->createDataLayout());
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
-  auto optimize = makeOptimizingTransformer(options.compile.optLevel,
-                                            /*sizeLevel=*/0, machine->get());
-  if (llvm::Error err = optimize(llvmModule.get()))
+  if (llvm::Error err = optimizeLLVMModule(
+          *llvmModule, options.compile.optLevel, machine->get()))
     return std::move(err);
 
   std::error_code ec;

@@ -7,7 +7,6 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -16,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
@@ -132,6 +132,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   lowerOptions.emulateVNNI = options.emulateVNNI;
   lowerOptions.threads = options.threads;
   lowerOptions.fuseToNPU = options.fuseToNPU;
+  pm.enableVerifier(options.verifyPasses);
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }
 
@@ -228,9 +229,9 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   engineOptions.sharedLibPaths = sharedLibs;
   // `transformer` is a function_ref: the callable it refers to must outlive
   // ExecutionEngine::create, which calls it.
+  unsigned optLevel = options.optLevel;
   std::function<llvm::Error(llvm::Module *)> optimize =
-      makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0,
-                                /*targetMachine=*/nullptr);
+      [optLevel](llvm::Module *m) { return optimizeLLVMModule(*m, optLevel); };
   engineOptions.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)
@@ -243,6 +244,42 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
     llvm::consumeError(symbol.takeError());
   result->llvmSeconds = seconds(start);
   return result;
+}
+
+std::string qnn::getLLVMPipeline(unsigned optLevel) {
+  switch (optLevel) {
+  case 0:
+    return "";
+  case 1:
+    return "function(early-cse,instcombine,simplifycfg,loop(loop-rotate),"
+           "loop-mssa(licm),loop(indvars),instcombine,simplifycfg)";
+  case 2:
+    return "default<O2>";
+  default:
+    return "default<O3>";
+  }
+}
+
+llvm::Error qnn::optimizeLLVMModule(llvm::Module &module, unsigned optLevel,
+                                    llvm::TargetMachine *machine) {
+  std::string pipeline = getLLVMPipeline(optLevel);
+  if (pipeline.empty())
+    return llvm::Error::success();
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder builder(machine);
+  builder.registerModuleAnalyses(mam);
+  builder.registerCGSCCAnalyses(cgam);
+  builder.registerFunctionAnalyses(fam);
+  builder.registerLoopAnalyses(lam);
+  builder.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager passes;
+  if (llvm::Error err = builder.parsePassPipeline(passes, pipeline))
+    return err;
+  passes.run(module, mam);
+  return llvm::Error::success();
 }
 
 llvm::Error CompiledModule::run(ArrayRef<const void *> inputs,

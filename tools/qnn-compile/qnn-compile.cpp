@@ -66,9 +66,12 @@ static cl::opt<std::string>
                  "as x86-64-v4, znver4 or sapphirerapids) instead of the "
                  "host; the host need not be able to run it"),
         cl::cat(compileCategory));
-static cl::opt<unsigned> optLevel("opt-level",
-                                  cl::desc("LLVM optimization level (0-3; 2: the runtime of 3, measured, in less compile time)"),
-                                  cl::init(2), cl::cat(compileCategory));
+static cl::opt<unsigned> optLevel(
+    "opt-level",
+    cl::desc("LLVM passes on the native code: 0 none, 1 the short pipeline for "
+             "the generated kernels (default: the runtime of 2 in less compile "
+             "time, measured), 2 and 3 LLVM's -O2 and -O3"),
+    cl::init(1), cl::cat(compileCategory));
 
 static cl::opt<bool>
     npuFuse("npu-fuse",

@@ -83,10 +83,12 @@ static cl::opt<unsigned>
            cl::desc("Run the native code N more times and print "
                     "the median and minimum time"),
            cl::init(0), cl::cat(runCategory));
-static cl::opt<unsigned>
-    optLevel("opt-level",
-             cl::desc("LLVM optimization level of native code (0-3; 2: the runtime of 3, measured, in less compile time)"),
-             cl::init(2), cl::cat(runCategory));
+static cl::opt<unsigned> optLevel(
+    "opt-level",
+    cl::desc("LLVM passes on the native code: 0 none, 1 the short pipeline for "
+             "the generated kernels (default: the runtime of 2 in less compile "
+             "time, measured), 2 and 3 LLVM's -O2 and -O3"),
+    cl::init(1), cl::cat(runCategory));
 static cl::opt<bool>
     npuFuse("npu-fuse",
             cl::desc("Fuse qnn chains into npu operators before lowering "
