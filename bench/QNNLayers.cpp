@@ -127,6 +127,9 @@ QnnConv::QnnConv(const ConvLayer &layer, const std::string &target,
   mlir::qnn::CompileOptions options;
   options.target = impl->target;
   options.threads = threads;
+  // QNN_BENCH_OPT_LEVEL: CompileOptions::optLevel (default 1).
+  if (const char *level = std::getenv("QNN_BENCH_OPT_LEVEL"))
+    options.optLevel = static_cast<unsigned>(std::atoi(level));
   auto compiled =
       mlir::qnn::CompiledModule::compile(std::move(module), options);
   if (!compiled) {

@@ -1837,9 +1837,11 @@ struct KernelBuilder {
         }
 
     // Short reductions are unrolled (the LLVM pipeline has no unroller):
-    // up to 8 K steps per tap (K <= 32 on the VNNI target), and the taps of
-    // a first convolution, whose taps hold one or two K steps each.
-    bool unrollChunks = chunks <= 8;
+    // the K steps of a tap when they load at most 8 weight vectors in all
+    // (more, and LLVM schedules the loads of every step first and spills:
+    // pw1, K = 32 x 4 blocks, ran 1.5x slower), and the taps of a first
+    // convolution, whose taps hold one or two K steps each.
+    bool unrollChunks = chunks * nr <= 8;
     bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16;
     pixelTileLoops(tileRows, [&](OpBuilder &tb, Value nIv,
                                  ArrayRef<Value> ohs, ArrayRef<Value> ows) {
