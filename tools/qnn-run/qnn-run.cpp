@@ -85,9 +85,7 @@ static cl::opt<unsigned>
            cl::init(0), cl::cat(runCategory));
 static cl::opt<unsigned> optLevel(
     "opt-level",
-    cl::desc("LLVM passes on the native code: 0 none, 1 the short pipeline for "
-             "the generated kernels (default: the runtime of 2 in less compile "
-             "time, measured), 2 and 3 LLVM's -O2 and -O3"),
+    cl::desc(mlir::qnn::kOptLevelHelp),
     cl::init(1), cl::cat(runCategory));
 static cl::opt<bool>
     npuFuse("npu-fuse",

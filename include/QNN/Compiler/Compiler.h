@@ -73,6 +73,12 @@ unsigned getThreadsCLOption();
 /// calls, or "" when the build found none (then only threads = 1 compiles).
 StringRef getOpenMPLibraryPath();
 
+/// The help text of the tools' `--opt-level` (CompileOptions::optLevel).
+inline constexpr const char *kOptLevelHelp =
+    "LLVM passes on the native code: 0 none, 1 the short pipeline for the "
+    "generated kernels (default; a third of -O2's time), 2 and 3 LLVM's -O2 "
+    "and -O3";
+
 /// The LLVM IR pass pipeline of `optLevel` (see CompileOptions::optLevel),
 /// in the text form of `opt -passes`. Level 1 is the short pipeline the
 /// generated code needs: the kernels arrive vectorized, their tap loops
