@@ -130,9 +130,11 @@ struct VectorizeElementwisePass
           auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
           if (!slice)
             return true;
+          ArrayRef<int64_t> strides = slice.getStaticStrides();
           return slice.getSourceType().getShape().back() ==
                      type.getShape().back() &&
-                 slice.getStaticStrides().back() == 1;
+                 strides.size() >= 2 && strides.back() == 1 &&
+                 strides[strides.size() - 2] == 1;
         };
         if (fullRows(copy.getInputs()[0]) && fullRows(copy.getOutputs()[0])) {
           SmallVector<ReassociationIndices> groups;
