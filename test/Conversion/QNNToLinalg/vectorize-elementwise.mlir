@@ -123,3 +123,17 @@ func.func @padded_fill() -> tensor<1x225x900xi8> {
   %f = linalg.fill ins(%pad : i8) outs(%x : tensor<1x225x900xi8>) -> tensor<1x225x900xi8>
   return %f : tensor<1x225x900xi8>
 }
+
+// -----
+
+// A copy into a slice that steps by 2 along W: its rows are not contiguous,
+// so the copy keeps its 4-D form (tiles of the 32 channels).
+// CHECK-LABEL: func.func @strided_copy
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: vector.transfer_write %{{.*}} : vector<32xi8>, tensor<1x1x1x32xi8>
+func.func @strided_copy(%x: tensor<1x4x4x32xi8>, %buf: tensor<1x4x8x32xi8>) -> tensor<1x4x8x32xi8> {
+  %s = tensor.extract_slice %buf[0, 0, 0, 0] [1, 4, 4, 32] [1, 1, 2, 1] : tensor<1x4x8x32xi8> to tensor<1x4x4x32xi8>
+  %c = linalg.copy ins(%x : tensor<1x4x4x32xi8>) outs(%s : tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8>
+  %r = tensor.insert_slice %c into %buf[0, 0, 0, 0] [1, 4, 4, 32] [1, 1, 2, 1] : tensor<1x4x4x32xi8> into tensor<1x4x8x32xi8>
+  return %r : tensor<1x4x8x32xi8>
+}
