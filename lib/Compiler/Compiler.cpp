@@ -141,6 +141,15 @@ static llvm::Error makeError(const Twine &message) {
                                              llvm::inconvertibleErrorCode());
 }
 
+/// getLLVMPipeline's levels are 0-3 (makeOptimizingTransformer, used
+/// before, refused the others too).
+static llvm::Error checkOptLevel(unsigned optLevel) {
+  if (optLevel > 3)
+    return makeError("invalid LLVM optimization level " + Twine(optLevel) +
+                     " (0-3)");
+  return llvm::Error::success();
+}
+
 /// The thread count the JIT compiles for: the default (0, the cores
 /// available) with a single core available to this process (sched
 /// affinity included) and no OMP_NUM_THREADS asking for more is serial
@@ -158,6 +167,10 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   initializeCompiler();
   CompileOptions options = requested;
   options.threads = jitThreads(requested.threads);
+  // Checked here: ExecutionEngine cannot report an error of its transformer
+  // (optimizeLLVMModule).
+  if (llvm::Error err = checkOptLevel(options.optLevel))
+    return std::move(err);
 
   // Refuse targets whose instructions this CPU lacks: running them would
   // end in SIGILL.
@@ -238,10 +251,11 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
     return engine.takeError();
   result->engine = std::move(*engine);
   // Machine code is generated lazily (ORC): look the entry up now so that
-  // the time is LLVM's whole.
+  // the time is LLVM's whole, and so that an error of the LLVM passes or
+  // of code generation is this call's.
   if (auto symbol = result->engine->lookup("_mlir_ciface_" + options.entry);
       !symbol)
-    llvm::consumeError(symbol.takeError());
+    return symbol.takeError();
   result->llvmSeconds = seconds(start);
   return result;
 }
@@ -262,6 +276,8 @@ std::string qnn::getLLVMPipeline(unsigned optLevel) {
 
 llvm::Error qnn::optimizeLLVMModule(llvm::Module &module, unsigned optLevel,
                                     llvm::TargetMachine *machine) {
+  if (llvm::Error err = checkOptLevel(optLevel))
+    return err;
   std::string pipeline = getLLVMPipeline(optLevel);
   if (pipeline.empty())
     return llvm::Error::success();
