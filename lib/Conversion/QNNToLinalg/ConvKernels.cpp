@@ -2322,6 +2322,15 @@ struct KernelBuilder {
 };
 } // namespace
 
+llvm::DenseSet<StringAttr> lowering::referencedSymbols(ModuleOp module) {
+  llvm::DenseSet<StringAttr> referenced;
+  if (std::optional<SymbolTable::UseRange> uses =
+          SymbolTable::getSymbolUses(&module.getBodyRegion()))
+    for (const SymbolTable::SymbolUse &use : *uses)
+      referenced.insert(use.getSymbolRef().getRootReference());
+  return referenced;
+}
+
 void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                                    const KernelSpec &spec, bool emulateVNNI,
                                    func::FuncOp epilogue, bool parallel,

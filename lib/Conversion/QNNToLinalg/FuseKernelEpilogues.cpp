@@ -540,13 +540,11 @@ struct FuseKernelEpiloguesPass
         oldOut.getDefiningOp()->erase();
       }
     }
-    // The kernel declarations nothing calls any more, and the epilogues
-    // only they used (one walk for the uses, not one per symbol).
-    llvm::DenseSet<StringAttr> called, referenced;
-    module.walk([&](Operation *op) {
-      if (auto call = dyn_cast<func::CallOp>(op))
-        called.insert(call.getCalleeAttr().getAttr());
-    });
+    // The kernel declarations nothing calls any more (one walk for the
+    // uses, not one per symbol), then the epilogues only they used (named
+    // by the remaining kernels' attributes).
+    llvm::DenseSet<StringAttr> used = referencedSymbols(module);
+    llvm::DenseSet<StringAttr> referenced;
     llvm::SetVector<Operation *> kernels;
     llvm::SetVector<Operation *> firstEpilogues;
     for (Prepared &p : prepared) {
@@ -555,7 +553,7 @@ struct FuseKernelEpiloguesPass
         firstEpilogues.insert(p.c.firstEpilogue);
     }
     for (Operation *kernel : kernels)
-      if (!called.contains(cast<func::FuncOp>(kernel).getSymNameAttr()))
+      if (!used.contains(cast<func::FuncOp>(kernel).getSymNameAttr()))
         kernel->erase();
     for (auto f : module.getOps<func::FuncOp>())
       if (auto ref = f->getAttrOfType<FlatSymbolRefAttr>(kEpilogueAttrName))

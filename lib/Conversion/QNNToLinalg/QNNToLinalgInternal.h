@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <functional>
 #include <string>
@@ -263,6 +264,12 @@ FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter,
                                       const ConvKernelRequest &request,
                                       Value input, KernelFlavor flavor,
                                       const KernelEpilogue *epilogue = nullptr);
+
+/// The names of the symbols something in `module` refers to (calls, symbol
+/// attributes such as qnn.kernel_epilogue), in one walk: the passes that
+/// erase unused kernels and epilogue templates ask this once instead of
+/// one whole-module query per function.
+llvm::DenseSet<StringAttr> referencedSymbols(ModuleOp module);
 
 /// Gives the kernel declaration `func` its body; `epilogue`, when given, is
 /// applied to the accumulator vectors before they are stored.
