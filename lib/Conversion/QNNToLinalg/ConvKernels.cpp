@@ -1858,8 +1858,12 @@ struct KernelBuilder {
             // The accumulators start at the VNNI correction terms plus the
             // epilogue's bias (row sums at zero).
             SmallVector<Value> init(nAcc, zero);
+            // The first output channel of each of the tile's blocks.
+            SmallVector<Value> blockChannel;
+            for (int64_t j = 0; j < nr; ++j)
+              blockChannel.push_back(mul(bb, add(bb, b0, j), lanes));
             for (int64_t j = 0; j < nr; ++j) {
-              Value ch = mul(bb, add(bb, b0, j), lanes);
+              Value ch = blockChannel[j];
               Value base = zero;
               if (s.flavor == KernelFlavor::VNNI)
                 base = vector::LoadOp::create(bb, loc, accType, corr, ch);
@@ -1938,8 +1942,7 @@ struct KernelBuilder {
             };
             SmallVector<SmallVector<Value>> constants;
             for (int64_t j = 0; epilogue && j < nr; ++j)
-              constants.push_back(
-                  loadChannelConstants(bb, mul(bb, add(bb, b0, j), lanes)));
+              constants.push_back(loadChannelConstants(bb, blockChannel[j]));
             if (tail && (nr == 4 || nr == 2)) {
               for (int64_t r = 0; r < rows; ++r) {
                 SmallVector<Value> vals;
@@ -1953,16 +1956,16 @@ struct KernelBuilder {
                   packed = vector::ExtractStridedSliceOp::create(
                       bb, loc, packed, ArrayRef<int64_t>{0},
                       ArrayRef<int64_t>{32}, ArrayRef<int64_t>{1});
-                Value ch = mul(bb, b0, lanes);
-                vector::StoreOp::create(bb, loc, packed, out,
-                                        ValueRange{nIv, ohs[r], ows[r], ch});
+                vector::StoreOp::create(
+                    bb, loc, packed, out,
+                    ValueRange{nIv, ohs[r], ows[r], blockChannel[0]});
               }
               scf::YieldOp::create(bb, loc);
               return;
             }
             for (int64_t r = 0; r < rows; ++r) {
               for (int64_t j = 0; j < nr; ++j) {
-                Value ch = mul(bb, add(bb, b0, j), lanes);
+                Value ch = blockChannel[j];
                 Value v = accumulator(r, j);
                 if (epilogue)
                   v = applyEpilogue(bb, v, constants[j]);
