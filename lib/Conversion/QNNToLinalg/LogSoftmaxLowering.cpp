@@ -124,13 +124,10 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
               fconst(b, l,
                      static_cast<float>(
                          static_cast<int32_t>(op.getOutputZeroPoint()))));
-          // NaN is qmin (logSoftmaxRow); then the float32 saturation.
-          Value isNaN =
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, y, y);
-          Value low = fconst(b, l, static_cast<float>(qmin));
-          y = arith::SelectOp::create(b, l, isNaN, low, y);
-          y = arith::MaximumFOp::create(b, l, y,
-                                        fconst(b, l, static_cast<float>(qmin)));
+          // The float32 saturation; maxnumf takes qmin for a NaN, as
+          // logSoftmaxRow does.
+          y = arith::MaxNumFOp::create(b, l, y,
+                                       fconst(b, l, static_cast<float>(qmin)));
           y = arith::MinimumFOp::create(b, l, y,
                                         fconst(b, l, static_cast<float>(qmax)));
           Value n = arith::FPToSIOp::create(b, l, i32, y);
