@@ -2010,12 +2010,29 @@ struct KernelBuilder {
     auto [owA, owB] =
         insideRange(s.padLeft, s.sw, (s.kw - 1) * s.dw, inW, s.ow);
 
-    // One tile: `rows` pixels from (oh, ow0); `checked` tiles may read
-    // outside the input.
+    // How a tile reads the columns left and right of the input.
+    enum class Columns {
+      /// Every column is inside the input.
+      Inside,
+      /// The tile's first pixel is a constant: the columns outside the
+      /// input are known here and read as the zero point's lanes, the
+      /// others load without a check.
+      Static,
+      /// Each column's position is clamped and its lanes selected at run
+      /// time (a row with more border tiles than emitted statically).
+      Dynamic,
+    };
+    // One tile: `rows` pixels from (oh, ow0) (`ow0S` is ow0's value for
+    // Columns::Static). With `rowCheck`, the tile's input rows may be
+    // above or below the input (the border rows).
     auto tileBody = [&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
-                        int64_t rows, bool checked) {
+                        int64_t ow0S, int64_t rows, bool rowCheck,
+                        Columns columnsKind) {
       // A kernel on the padded plane has nothing to check.
-      checked = checked && s.inH != 0;
+      if (s.inH == 0) {
+        rowCheck = false;
+        columnsKind = Columns::Inside;
+      }
       scf::ForOp::create(
           tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
           [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
@@ -2050,11 +2067,39 @@ struct KernelBuilder {
                         Value ih = arith::AddIOp::create(kb, loc, ihBase,
                                                          mul(kb, khIv, s.dh));
                         ih = add(kb, ih, -s.padTop);
+                        // A border row: whether input row ih exists, and
+                        // ih clamped into the input (loads stay inside).
+                        Value rowInside;
+                        if (rowCheck) {
+                          rowInside = within(kb, ih, inH);
+                          ih = clampInto(kb, ih, inH);
+                        }
                         std::map<int64_t, Value> columns;
-                        for (auto &entry : columnSlot)
-                          columns[entry.first] = loadColumn(
-                              kb, nIv, ih, add(kb, iwBase, entry.first - s.padLeft),
-                              c0, checked, inH, inW, zpLanes);
+                        for (auto &entry : columnSlot) {
+                          int64_t off = entry.first - s.padLeft;
+                          Value lanes;
+                          if (columnsKind == Columns::Static) {
+                            int64_t iw = ow0S * s.sw + off;
+                            lanes = iw < 0 || iw >= inW
+                                        ? zpLanes
+                                        : loadLanes(kb, nIv, ih, idx(kb, iw),
+                                                    c0, rowInside, zpLanes);
+                          } else if (columnsKind == Columns::Dynamic) {
+                            Value iw = add(kb, iwBase, off);
+                            Value inside = within(kb, iw, inW);
+                            if (rowInside)
+                              inside = arith::AndIOp::create(kb, loc, inside,
+                                                             rowInside);
+                            lanes =
+                                loadLanes(kb, nIv, ih, clampInto(kb, iw, inW),
+                                          c0, inside, zpLanes);
+                          } else {
+                            lanes = loadLanes(kb, nIv, ih, add(kb, iwBase, off),
+                                              c0, rowInside, zpLanes);
+                          }
+                          columns[entry.first] = vector::BitCastOp::create(
+                              kb, loc, byteType, lanes);
+                        }
                         SmallVector<Value> taps;
                         for (int64_t k = 0; k < s.kw; ++k)
                           taps.push_back(vector::BitCastOp::create(
@@ -2073,41 +2118,41 @@ struct KernelBuilder {
                   SmallVector<Value> constants;
                   if (epilogue)
                     constants = loadChannelConstants(bb, c0);
-                  // Four pixels narrow together (packBytes), then four
-                  // 16-byte stores.
-                  std::optional<NarrowingTail> tail = narrowingTail();
-                  if (tail && rows % 4 == 0) {
-                    for (int64_t g = 0; g < rows; g += 4) {
+                  auto store = [&](Value v, int64_t r) {
+                    vector::StoreOp::create(
+                        bb, loc, v, out,
+                        ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
+                  };
+                  // Pixels narrow together, four (or two, or one) at a
+                  // time (packBytes), then one 16-byte store each.
+                  if (std::optional<NarrowingTail> tail = narrowingTail()) {
+                    for (int64_t g = 0; g < rows;) {
+                      int64_t count = rows - g >= 4 ? 4 : rows - g >= 2 ? 2 : 1;
                       SmallVector<Value> vals;
-                      for (int64_t r = g; r < g + 4; ++r)
+                      for (int64_t r = g; r < g + count; ++r)
                         vals.push_back(
                             applyEpilogue(bb, accs[r], constants, tail->y));
+                      if (count == 1)
+                        vals.push_back(vals.front());
                       // Opaque: LLVM would otherwise fold the vpermd
                       // into a permute per 16-byte extract (nine
                       // shuffles instead of one).
                       Value packed =
                           packBytes(bb, vals, *tail, /*opaque=*/true);
-                      for (int64_t k = 0; k < 4; ++k) {
-                        Value bytes = vector::ExtractStridedSliceOp::create(
-                            bb, loc, packed, ArrayRef<int64_t>{16 * k},
-                            ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1});
-                        Value ow = add(bb, ow0, g + k);
-                        vector::StoreOp::create(
-                            bb, loc, bytes, out,
-                            ValueRange{nIv, ohIv, ow, jIv, c0});
-                      }
+                      for (int64_t k = 0; k < count; ++k)
+                        store(vector::ExtractStridedSliceOp::create(
+                                  bb, loc, packed, ArrayRef<int64_t>{16 * k},
+                                  ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}),
+                              g + k);
+                      g += count;
                     }
                     scf::YieldOp::create(bb, loc);
                     return;
                   }
-                  for (int64_t r = 0; r < rows; ++r) {
-                    Value v = accs[r];
-                    if (epilogue)
-                      v = applyEpilogue(bb, v, constants);
-                    vector::StoreOp::create(
-                        bb, loc, v, out,
-                        ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
-                  }
+                  for (int64_t r = 0; r < rows; ++r)
+                    store(epilogue ? applyEpilogue(bb, accs[r], constants)
+                                   : accs[r],
+                          r);
                   scf::YieldOp::create(bb, loc);
                 });
             scf::YieldOp::create(jb, loc);
@@ -2124,100 +2169,94 @@ struct KernelBuilder {
                            scf::YieldOp::create(lb, loc);
                          });
     };
-    // Checked single pixels: `count` positions, the i-th at ow = lo + i
-    // below `split` and lo + i + skip from there (the pixels left and right
-    // of a row's interior tiles, or the end of a border row).
-    auto checkedPixels = [&](OpBuilder &ob, Value nIv, Value ohIv,
-                             int64_t count, int64_t lo, int64_t split,
-                             int64_t skip) {
-      forLoop(ob, 0, count, 1, [&](OpBuilder &pb, Value i) {
-        Value ow = add(pb, i, lo);
-        if (skip) {
-          Value before = arith::CmpIOp::create(
-              pb, loc, arith::CmpIPredicate::ult, i, idx(pb, split));
-          ow = arith::SelectOp::create(pb, loc, before, ow, add(pb, ow, skip));
+    // One output row as tiles of tileRows pixels from ow = 0 and a last
+    // tile of the rest. The tiles whose taps all fall inside the input
+    // along the row run as a loop; the others (at most kStaticTiles on
+    // each side, else a loop of checked tiles) and the last one are
+    // emitted at their constant positions, so that their columns outside
+    // the input are known here. (With single checked pixels instead, a
+    // 14-pixel row ran 6 of its pixels one at a time.)
+    constexpr int64_t kStaticTiles = 2;
+    int64_t fullTiles = s.ow / tileRows, rest = s.ow % tileRows;
+    int64_t cleanA = std::min(fullTiles, (owA + tileRows - 1) / tileRows);
+    int64_t cleanB = std::max(cleanA, std::min(fullTiles, owB / tileRows));
+    auto rowTiles = [&](OpBuilder &ob, Value nIv, Value ohIv, bool rowCheck) {
+      auto borderTiles = [&](int64_t lo, int64_t hi) {
+        if (hi - lo > kStaticTiles) {
+          forLoop(ob, lo * tileRows, hi * tileRows, tileRows,
+                  [&](OpBuilder &lb, Value ow0) {
+                    tileBody(lb, nIv, ohIv, ow0, 0, tileRows, rowCheck,
+                             Columns::Dynamic);
+                  });
+          return;
         }
-        tileBody(pb, nIv, ohIv, ow, 1, /*checked=*/true);
-      });
-    };
-    // Border rows: checked tiles of tileRows, then checked single pixels.
-    int64_t borderFull = s.ow / tileRows * tileRows;
-    auto borderRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
-      forLoop(ob, 0, borderFull, tileRows, [&](OpBuilder &lb, Value ow0) {
-        tileBody(lb, nIv, ohIv, ow0, tileRows, /*checked=*/true);
-      });
-      checkedPixels(ob, nIv, ohIv, s.ow - borderFull, borderFull, 0, 0);
-    };
-    // Interior rows: unchecked tiles over [owA, owA + full), checked single
-    // pixels before and after them.
-    int64_t full = (owB - owA) / tileRows * tileRows;
-    auto interiorRow = [&](OpBuilder &ob, Value nIv, Value ohIv) {
-      forLoop(ob, owA, owA + full, tileRows, [&](OpBuilder &lb, Value ow0) {
-        tileBody(lb, nIv, ohIv, ow0, tileRows, /*checked=*/false);
-      });
-      checkedPixels(ob, nIv, ohIv, s.ow - full, 0, owA, full);
+        for (int64_t t = lo; t < hi; ++t)
+          tileBody(ob, nIv, ohIv, idx(ob, t * tileRows), t * tileRows, tileRows,
+                   rowCheck, Columns::Static);
+      };
+      borderTiles(0, cleanA);
+      forLoop(ob, cleanA * tileRows, cleanB * tileRows, tileRows,
+              [&](OpBuilder &lb, Value ow0) {
+                tileBody(lb, nIv, ohIv, ow0, 0, tileRows, rowCheck,
+                         Columns::Inside);
+              });
+      borderTiles(cleanB, fullTiles);
+      if (rest)
+        tileBody(ob, nIv, ohIv, idx(ob, fullTiles * tileRows),
+                 fullTiles * tileRows, rest, rowCheck, Columns::Static);
     };
     int64_t work =
         s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
-    // Output rows [lo, hi) (`skip` rows skipped after `split`, as for
-    // checked pixels), each image and row once; with `parallel`, an
-    // scf.parallel over (n, rows).
-    auto rowsLoop = [&](OpBuilder &ob, int64_t count, int64_t lo,
-                        int64_t split, int64_t skip,
-                        function_ref<void(OpBuilder &, Value, Value)> row) {
+    // Output rows [lo, hi) (`skip` rows skipped after `split`), each image
+    // and row once; with `parallel`, an scf.parallel over (n, rows).
+    auto rowsLoop = [&](OpBuilder &ob, int64_t count, int64_t lo, int64_t split,
+                        int64_t skip, bool rowCheck) {
       if (count <= 0)
         return;
-      auto rowOf = [&](OpBuilder &rb, Value i) -> Value {
+      auto row = [&](OpBuilder &rb, Value nIv, Value i) {
         Value oh = add(rb, i, lo);
-        if (!skip)
-          return oh;
-        Value before = arith::CmpIOp::create(
-            rb, loc, arith::CmpIPredicate::ult, i, idx(rb, split));
-        return arith::SelectOp::create(rb, loc, before, oh, add(rb, oh, skip));
+        if (skip) {
+          Value before = arith::CmpIOp::create(
+              rb, loc, arith::CmpIPredicate::ult, i, idx(rb, split));
+          oh = arith::SelectOp::create(rb, loc, before, oh, add(rb, oh, skip));
+        }
+        rowTiles(rb, nIv, oh, rowCheck);
       };
       if (parallel && s.n * count > 1 && work >= parallelMinWork) {
-        parallelOverImages(ob, count,
-                           [&](OpBuilder &pb, Value nIv, Value i) {
-                             row(pb, nIv, rowOf(pb, i));
-                           });
+        parallelOverImages(ob, count, row);
         return;
       }
       forLoop(ob, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-        forLoop(nb, 0, count, 1, [&](OpBuilder &rb, Value i) {
-          row(rb, nIv, rowOf(rb, i));
-        });
+        forLoop(nb, 0, count, 1,
+                [&](OpBuilder &rb, Value i) { row(rb, nIv, i); });
       });
     };
     // The border rows above and below the interior ones, as one loop.
-    rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, borderRow);
-    rowsLoop(b, ohB - ohA, ohA, 0, 0, interiorRow);
+    rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, /*rowCheck=*/true);
+    rowsLoop(b, ohB - ohA, ohA, 0, 0, /*rowCheck=*/false);
+  }
+
+  /// Whether the index `v` is in [0, extent).
+  Value within(OpBuilder &ob, Value v, int64_t extent) {
+    Value lo = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::sge, v,
+                                     idx(ob, 0));
+    Value hi = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, v,
+                                     idx(ob, extent));
+    return arith::AndIOp::create(ob, loc, lo, hi);
+  }
+  /// The index `v` clamped into [0, extent).
+  Value clampInto(OpBuilder &ob, Value v, int64_t extent) {
+    Value lo = arith::MaxSIOp::create(ob, loc, v, idx(ob, 0));
+    return arith::MinSIOp::create(ob, loc, lo, idx(ob, extent - 1));
   }
 
   /// The 16 channels at (n, ih, iw, c0) as i32 lanes holding the unsigned
-  /// byte (x + 128 for s8 input). `checked`: (ih, iw) may be outside the
-  /// [inH, inW] input, where the zero point's lanes are used.
-  Value loadColumn(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
-                   bool checked, int64_t inH, int64_t inW, Value zpLanes) {
+  /// byte (x + 128 for s8 input); where `inside` (if given) is false, the
+  /// zero point's lanes `zpLanes` instead.
+  Value loadLanes(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
+                  Value inside, Value zpLanes) {
     Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
     auto accType = VectorType::get({16}, i32);
-    Value inside;
-    if (checked) {
-      auto within = [&](Value v, int64_t extent) {
-        Value lo = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::sge, v,
-                                         idx(ob, 0));
-        Value hi = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, v,
-                                         idx(ob, extent));
-        return arith::AndIOp::create(ob, loc, lo, hi).getResult();
-      };
-      inside = arith::AndIOp::create(ob, loc, within(ih, inH), within(iw, inW));
-      auto clamp = [&](Value v, int64_t extent) {
-        Value lo = arith::MaxSIOp::create(ob, loc, v, idx(ob, 0));
-        return arith::MinSIOp::create(ob, loc, lo, idx(ob, extent - 1))
-            .getResult();
-      };
-      ih = clamp(ih, inH);
-      iw = clamp(iw, inW);
-    }
     Value xv = vector::LoadOp::create(ob, loc, VectorType::get({16}, i8), x,
                                       ValueRange{nIv, ih, iw, c0});
     Value lanes;
@@ -2230,11 +2269,9 @@ struct KernelBuilder {
     } else {
       lanes = arith::ExtUIOp::create(ob, loc, accType, xv);
     }
-    if (checked)
+    if (inside)
       lanes = arith::SelectOp::create(ob, loc, inside, lanes, zpLanes);
-    return vector::BitCastOp::create(ob, loc,
-                                     VectorType::get({64}, ob.getI8Type()),
-                                     lanes);
+    return lanes;
   }
 
   void buildDepthwise() {
