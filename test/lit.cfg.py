@@ -47,6 +47,9 @@ config.substitutions.append(
 config.substitutions.append(
     ("%mlir_runner_utils",
      os.path.join(config.llvm_lib_dir, "libmlir_runner_utils.so")))
+# LLVM's OpenMP runtime, for mlir-runner on code lowered with threads != 1.
+config.substitutions.append(
+    ("%libomp", os.path.join(config.llvm_lib_dir, "libomp.so")))
 llvm_config.add_tool_substitutions(["mlir-runner"], [config.llvm_tools_dir])
 # Linking qnn-compile objects: the C runner utilities (memrefCopy) and,
 # for code compiled with threads != 1 (the default), LLVM's libomp.

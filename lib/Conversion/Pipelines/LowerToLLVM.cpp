@@ -61,9 +61,13 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
      << "},";
   // scf-to-openmp wraps each body in a memref.alloca_scope; canonicalize
   // inlines those without allocas (scf-to-cf cannot split their blocks).
+  // Without threads, the foralls of the kernels' input preparation run as
+  // loops.
   if (parallel)
     os << "func.func(scf-forall-to-parallel),convert-scf-to-openmp{num-threads="
        << options.threads << "},canonicalize,";
+  else
+    os << "func.func(scf-forall-to-for),";
   // convert-vector-to-llvm first lowers vector transfers and contractions;
   // then one dialect conversion (convert-to-llvm, through each dialect's
   // ConvertToLLVMPatternInterface) replaces the seven passes that each

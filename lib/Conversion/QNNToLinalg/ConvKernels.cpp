@@ -205,30 +205,63 @@ static Value flipSignBits(OpBuilder &b, Location loc, Value input,
 }
 
 /// An NHWC activation of 1-3 channels padded to 4 channels and spatially
-/// (`pads` = top, left, bottom, right) with `value`, as vector code: the
-/// whole padded tensor is filled (one contiguous fill), then every input
-/// row is expanded 16 pixels at a time, one read of 16 * C bytes, one
-/// shuffle that inserts the padding byte after each pixel's C channels and
-/// one 64-byte write; a row's last, partial tile reads and writes masked,
-/// its missing pixels being `value` (they land in the right padding or
-/// beyond the row, where the write is masked). The generic copy into the
-/// strided interior moved single bytes (a quarter of a first convolution's
-/// time).
+/// (`pads` = top, left, bottom, right) with `value`, as vector code; with
+/// `flip`, the values also get their sign bits flipped (`value` is in the
+/// flipped range). The rows above and below the input are filled; every
+/// input row is one iteration of an scf.forall (its padded row written by
+/// exactly one iteration, so threads split the rows as the kernel that
+/// reads them does, and each thread's rows stay in its own cache): the left
+/// and right padding columns are written, then the row is expanded 16
+/// pixels at a time, one read of 16 * C bytes, one xor with 0x80 (`flip`),
+/// one shuffle that inserts the padding byte after each pixel's C channels
+/// and one 64-byte write; a row's last, partial tile reads and writes
+/// masked, its missing pixels being `value` (they land in the right padding
+/// or beyond the row, where the write is masked). (A generic copy into the
+/// strided interior moved single bytes: a quarter of a first convolution's
+/// time; a fill of the whole padded tensor and a separate flip pass over
+/// the input were serial and cost more than a third of a two-thread first
+/// convolution.)
 static Value expandToFourChannels(OpBuilder &b, Location loc, Value input,
-                                  ArrayRef<int64_t> pads, int64_t value) {
+                                  ArrayRef<int64_t> pads, int64_t value,
+                                  bool flip) {
   auto type = cast<RankedTensorType>(input.getType());
   int64_t n = type.getDimSize(0), h = type.getDimSize(1),
           w = type.getDimSize(2), c = type.getDimSize(3);
   int64_t oh = h + pads[0] + pads[2], ow = w + pads[1] + pads[3];
+  int64_t rowBytes = ow * 4;
   Type i8 = b.getI8Type();
   constexpr int64_t kPixels = 16;
+  auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, loc, v);
+  };
+  auto splat = [&](OpBuilder &ob, int64_t count, int64_t v) -> Value {
+    APInt bits(8, v, /*isSigned=*/v < 0, /*implicitTrunc=*/true);
+    return arith::ConstantOp::create(
+        ob, loc,
+        DenseElementsAttr::get(VectorType::get({count}, i8),
+                               ob.getIntegerAttr(i8, bits)));
+  };
   Value padByte = intConst(b, loc, i8, value);
-  Value flat =
-      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n * oh * ow * 4}, i8);
-  flat = linalg::FillOp::create(b, loc, padByte, flat).getResult(0);
-  auto rowsType = RankedTensorType::get({n, oh, ow * 4}, i8);
-  Value out = tensor::ExpandShapeOp::create(
-      b, loc, rowsType, flat, ArrayRef<ReassociationIndices>{{0, 1, 2}});
+  Value out =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{n, oh, rowBytes}, i8);
+  // The rows above and below the input.
+  auto fillRows = [&](int64_t first, int64_t count) {
+    if (count == 0)
+      return;
+    SmallVector<OpFoldResult> offsets = {
+        b.getIndexAttr(0), b.getIndexAttr(first), b.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {b.getIndexAttr(n), b.getIndexAttr(count),
+                                       b.getIndexAttr(rowBytes)};
+    SmallVector<OpFoldResult> strides(3, b.getIndexAttr(1));
+    Value slice =
+        tensor::ExtractSliceOp::create(b, loc, out, offsets, sizes, strides);
+    Value filled = linalg::FillOp::create(b, loc, padByte, slice).getResult(0);
+    out = tensor::InsertSliceOp::create(b, loc, filled, out, offsets, sizes,
+                                        strides);
+  };
+  fillRows(0, pads[0]);
+  fillRows(pads[0] + h, pads[2]);
+
   Value in = tensor::CollapseShapeOp::create(
       b, loc, input, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
   auto readType = VectorType::get({kPixels * c}, i8);
@@ -236,45 +269,63 @@ static Value expandToFourChannels(OpBuilder &b, Location loc, Value input,
   for (int64_t p = 0; p < kPixels; ++p)
     for (int64_t k = 0; k < 4; ++k)
       mask.push_back(k < c ? p * c + k : kPixels * c);
-  APInt padBits(8, value, /*isSigned=*/value < 0, /*implicitTrunc=*/true);
-  Value padVec = arith::ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(VectorType::get({kPixels}, i8),
-                             b.getIntegerAttr(i8, padBits)));
-  auto idx = [&](OpBuilder &ob, int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(ob, loc, v);
-  };
-  auto loop = [&](OpBuilder &ob, int64_t hi, int64_t step, Value init,
-                  function_ref<Value(OpBuilder &, Value, Value)> body) {
-    return scf::ForOp::create(
-               ob, loc, idx(ob, 0), idx(ob, hi), idx(ob, step),
-               ValueRange{init},
-               [&](OpBuilder &lb, Location, Value iv, ValueRange args) {
-                 scf::YieldOp::create(lb, loc, body(lb, iv, args[0]));
-               })
-        .getResult(0);
-  };
-  out = loop(b, n, 1, out, [&](OpBuilder &nb, Value nIv, Value acc) {
-    return loop(nb, h, 1, acc, [&](OpBuilder &hb, Value hIv, Value acc2) {
-      return loop(hb, w, kPixels, acc2, [&](OpBuilder &wb, Value w0, Value t) {
-        Value src = arith::MulIOp::create(wb, loc, w0, idx(wb, c));
-        Value pixels = vector::TransferReadOp::create(
-            wb, loc, readType, in, ValueRange{nIv, hIv, src}, padByte,
-            ArrayRef<bool>{false});
-        Value wide = vector::ShuffleOp::create(wb, loc, pixels, padVec, mask);
-        Value row = arith::AddIOp::create(wb, loc, hIv, idx(wb, pads[0]));
-        Value col = arith::MulIOp::create(
-            wb, loc, arith::AddIOp::create(wb, loc, w0, idx(wb, pads[1])),
-            idx(wb, 4));
-        return vector::TransferWriteOp::create(wb, loc, wide, t,
-                                               ValueRange{nIv, row, col},
-                                               ArrayRef<bool>{false})
-            .getResult();
-      });
-    });
-  });
+  // Pixels beyond the input row read as `value` once flipped.
+  Value readPad = intConst(b, loc, i8, flip ? (value ^ 0x80) : value);
+  auto rowType = RankedTensorType::get({rowBytes}, i8);
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(n), b.getIndexAttr(h)},
+      ValueRange{out}, /*mapping=*/std::nullopt);
+  {
+    OpBuilder fb(forall.getTerminator());
+    Value nIv = forall.getInductionVar(0), hIv = forall.getInductionVar(1),
+          shared = forall.getRegionIterArgs()[0];
+    SmallVector<OpFoldResult> offsets = {
+        nIv, arith::AddIOp::create(fb, loc, hIv, idx(fb, pads[0])).getResult(),
+        fb.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {fb.getIndexAttr(1), fb.getIndexAttr(1),
+                                       fb.getIndexAttr(rowBytes)};
+    SmallVector<OpFoldResult> strides(3, fb.getIndexAttr(1));
+    Value row = tensor::ExtractSliceOp::create(fb, loc, rowType, shared,
+                                               offsets, sizes, strides);
+    auto writePad = [&](int64_t first, int64_t pixels) {
+      if (pixels == 0)
+        return;
+      row = vector::TransferWriteOp::create(
+                fb, loc, splat(fb, pixels * 4, value), row,
+                ValueRange{idx(fb, first * 4)}, ArrayRef<bool>{true})
+                .getResult();
+    };
+    writePad(0, pads[1]);
+    writePad(pads[1] + w, pads[3]);
+    row =
+        scf::ForOp::create(
+            fb, loc, idx(fb, 0), idx(fb, w), idx(fb, kPixels), ValueRange{row},
+            [&](OpBuilder &wb, Location, Value w0, ValueRange acc) {
+              Value src = arith::MulIOp::create(wb, loc, w0, idx(wb, c));
+              Value pixels = vector::TransferReadOp::create(
+                  wb, loc, readType, in, ValueRange{nIv, hIv, src}, readPad,
+                  ArrayRef<bool>{false});
+              if (flip)
+                pixels = arith::XOrIOp::create(wb, loc, pixels,
+                                               splat(wb, kPixels * c, 0x80));
+              Value wide = vector::ShuffleOp::create(
+                  wb, loc, pixels, splat(wb, kPixels, value), mask);
+              Value col = arith::MulIOp::create(
+                  wb, loc, arith::AddIOp::create(wb, loc, w0, idx(wb, pads[1])),
+                  idx(wb, 4));
+              scf::YieldOp::create(wb, loc,
+                                   vector::TransferWriteOp::create(
+                                       wb, loc, wide, acc[0], ValueRange{col},
+                                       ArrayRef<bool>{false})
+                                       .getResult());
+            })
+            .getResult(0);
+    fb.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(fb, loc, row, shared, offsets, sizes,
+                                          strides);
+  }
   return tensor::ExpandShapeOp::create(
-      b, loc, RankedTensorType::get({n, oh, ow, 4}, i8), out,
+      b, loc, RankedTensorType::get({n, oh, ow, 4}, i8), forall.getResult(0),
       ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
 }
 
@@ -291,16 +342,16 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
                                                        type.getElementType()))
                 : input;
   Type element = type.getElementType();
+  if (type.getDimSize(3) < 4 && type.getDimSize(3) + extraC == 4 &&
+      type.hasStaticShape())
+    return expandToFourChannels(b, loc, input, pads, value, flip);
   // Flipped first (one pass over whole vectors: qnn-vectorize-elementwise
   // flattens it when the channels are fewer than a vector), then padded by
   // the usual copy.
   if (flip)
-    input = flipSignBits(
-        b, loc, input,
-        tensor::EmptyOp::create(b, loc, type.getShape(), element));
-  if (type.getDimSize(3) < 4 && type.getDimSize(3) + extraC == 4 &&
-      type.hasStaticShape())
-    return expandToFourChannels(b, loc, input, pads, value);
+    input =
+        flipSignBits(b, loc, input,
+                     tensor::EmptyOp::create(b, loc, type.getShape(), element));
   return padWithFillAndCopy(b, loc, input, {0, pads[0], pads[1], 0},
                             {0, pads[2], pads[3], extraC},
                             intConst(b, loc, element, value));
@@ -1842,7 +1893,12 @@ struct KernelBuilder {
     // pw1, K = 32 x 4 blocks, ran 1.5x slower), and the taps of a first
     // convolution, whose taps hold one or two K steps each; not with row
     // sums (a uint8 first convolution, whose row-sum chains LLVM then
-    // schedules badly: 30 against 20 us on MobileNet 0.25/128's).
+    // schedules badly: 30 against 20 us on MobileNet 0.25/128's). With
+    // threads, the rows of taps stay a loop: in the outlined OpenMP body
+    // LLVM hoists every tap's weight loads out of the tile loop (18
+    // vectors for a 3x3 first convolution beside its 16 accumulators) and
+    // spills them; per row of taps the loads stay inside (two-thread
+    // MobileNet conv0 62 -> 47 us on Zen 5).
     bool unrollChunks = chunks * nr <= 8;
     bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16 && !rowSum;
     pixelTileLoops(tileRows, [&](OpBuilder &tb, Value nIv,
@@ -1921,7 +1977,7 @@ struct KernelBuilder {
                       },
                       unrollTaps);
                 },
-                unrollTaps);
+                unrollTaps && !parallel);
             Value dSplat;
             if (rowSum)
               dSplat = arith::ConstantOp::create(
