@@ -1750,13 +1750,29 @@ struct KernelBuilder {
                 [&](OpBuilder &pb, Value m) { emitTile(pb, nIv, m, 1); });
     };
     int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
+    // With threads, an image's last pixels are one more iteration of the
+    // parallel loop (serial after it, the other threads waited for them:
+    // 4 single pixels of 512 channels each in a 14x14 layer).
     if (parallel && s.n * full > 1 && work >= parallelMinWork) {
-      parallelOverImages(b, full, [&](OpBuilder &pb, Value nIv, Value t) {
-        emitTile(pb, nIv, mul(pb, t, rowsPerTile), rowsPerTile);
-      });
-      if (rest)
-        forLoop(b, 0, s.n,
-                [&](OpBuilder &lb, Value nIv) { emitRest(lb, nIv); });
+      parallelOverImages(
+          b, rest ? full + 1 : full, [&](OpBuilder &pb, Value nIv, Value t) {
+            if (!rest) {
+              emitTile(pb, nIv, mul(pb, t, rowsPerTile), rowsPerTile);
+              return;
+            }
+            Value isFull = arith::CmpIOp::create(
+                pb, loc, arith::CmpIPredicate::ult, t, idx(pb, full));
+            scf::IfOp::create(
+                pb, loc, isFull,
+                [&](OpBuilder &tb, Location) {
+                  emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile);
+                  scf::YieldOp::create(tb, loc);
+                },
+                [&](OpBuilder &eb, Location) {
+                  emitRest(eb, nIv);
+                  scf::YieldOp::create(eb, loc);
+                });
+          });
       return;
     }
     forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
