@@ -29,3 +29,36 @@ for threads in 1 2; do
     "$BUILD/bin/qnn-bench-peers" --benchmark_repetitions=5 \
     --benchmark_report_aggregates_only=true "$@" 2>&1 | grep -E "median|Benchmark|---"
 done
+
+# Whole networks: the generated MobileNet v1 1.0/224 (qnn-tflite-gen, random
+# deterministic weights and input) and, beside the checkout, the shared
+# models with their real inputs (../shared/models). qnn-run compiles each
+# once (its compile line: lowering and LLVM seconds on this machine) and
+# runs it REPEAT more times (the median and minimum time), on 1 and 2
+# threads.
+REPEAT="${QNN_BENCH_REPEAT:-200}"
+MODELS="$ROOT/../shared/models"
+NET_DIR="$BUILD/bench-networks"
+mkdir -p "$NET_DIR"
+"$BUILD/bin/qnn-tflite-gen" --model=mobilenet_v1_1.0_224 \
+  -o "$NET_DIR/mobilenet_v1_1.0_224.tflite"
+python3 "$ROOT/test/lib/mkbin.py" "$NET_DIR/mobilenet_v1_1.0_224.in" i8 \
+  --random 150528 7
+networks=("$NET_DIR/mobilenet_v1_1.0_224.tflite:$NET_DIR/mobilenet_v1_1.0_224.in")
+for pair in mobilenet_v2_quantized_1x3x224x224:mnv2pt \
+            mobilenet_v1_0.25_224_quant:mnv1_224 \
+            mobilenet_v1_0.25_128_quant:mnv1_128 \
+            vww_96_int8:vww person_detect:person; do
+  model="$MODELS/${pair%%:*}.tflite"
+  input="$MODELS/testdata/${pair##*:}.cat.input.bin"
+  [ -f "$model" ] && [ -f "$input" ] && networks+=("$model:$input")
+done
+for threads in 1 2; do
+  echo "== whole networks, $threads thread(s), $REPEAT runs"
+  for pair in "${networks[@]}"; do
+    echo "-- $(basename "${pair%%:*}" .tflite)"
+    OMP_NUM_THREADS=$threads "$BUILD/bin/qnn-run" "${pair%%:*}" \
+      --input "${pair##*:}" --threads "$threads" --repeat "$REPEAT" \
+      2>&1 | grep -E "^(time|compile):"
+  done
+done
