@@ -2280,7 +2280,7 @@ struct KernelBuilder {
     int64_t work =
         s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
     // Output rows [lo, hi) (`skip` rows skipped after `split`), each image
-    // and row once; with `parallel`, an scf.parallel over (n, rows).
+    // and row once (serial code).
     auto rowsLoop = [&](OpBuilder &ob, int64_t count, int64_t lo, int64_t split,
                         int64_t skip, bool rowCheck) {
       if (count <= 0)
@@ -2294,15 +2294,38 @@ struct KernelBuilder {
         }
         rowTiles(rb, nIv, oh, rowCheck);
       };
-      if (parallel && s.n * count > 1 && work >= parallelMinWork) {
-        parallelOverImages(ob, count, row);
-        return;
-      }
       forLoop(ob, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
         forLoop(nb, 0, count, 1,
                 [&](OpBuilder &rb, Value i) { row(rb, nIv, i); });
       });
     };
+    // With threads, one parallel loop over every output row, a row
+    // checking its input rows when it is a border row (two loops were two
+    // thread-team wake-ups, the border one with a row or two per thread).
+    if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
+      parallelOverImages(b, s.oh, [&](OpBuilder &pb, Value nIv, Value oh) {
+        if (ohA == 0 && ohB == s.oh) {
+          rowTiles(pb, nIv, oh, /*rowCheck=*/false);
+          return;
+        }
+        Value above = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::ult,
+                                            oh, idx(pb, ohA));
+        Value below = arith::CmpIOp::create(pb, loc, arith::CmpIPredicate::uge,
+                                            oh, idx(pb, ohB));
+        Value border = arith::OrIOp::create(pb, loc, above, below);
+        scf::IfOp::create(
+            pb, loc, border,
+            [&](OpBuilder &tb, Location) {
+              rowTiles(tb, nIv, oh, /*rowCheck=*/true);
+              scf::YieldOp::create(tb, loc);
+            },
+            [&](OpBuilder &eb, Location) {
+              rowTiles(eb, nIv, oh, /*rowCheck=*/false);
+              scf::YieldOp::create(eb, loc);
+            });
+      });
+      return;
+    }
     // The border rows above and below the interior ones, as one loop.
     rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, /*rowCheck=*/true);
     rowsLoop(b, ohB - ohA, ohA, 0, 0, /*rowCheck=*/false);

@@ -12,6 +12,7 @@
 // multiplier dimension the depthwise builder indexes.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
 
 // CALL-LABEL: func.func @dw
 // CALL-NOT: linalg.fill
@@ -25,11 +26,12 @@
 // CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 0, 0, 1, 8, 8, 0, 0>
 
 // Stride 2 and SAME padding (bottom/right): the last output row and column
-// read outside the input, so rows 0-2 have interior tiles and row 3 is a
-// border row; a border tile clamps each position and selects the zero
-// point's lanes (loaded from corr[32]) outside, an interior tile loads
-// directly. Every (pixel, tap) is one vpdpbusd of the sign-extended bytes
-// + 128.
+// read outside the input. A row is one tile of 4 pixels at column 0,
+// emitted at its constant position: its column 8, outside the input, is
+// the zero point's lanes (loaded from corr[32]) without a load; row 3 is a
+// border row, which clamps its input row and selects the zero point's
+// lanes when that row is outside. Every (pixel, tap) is one vpdpbusd of
+// the sign-extended bytes + 128.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
 // KERNEL: %[[OUT:.*]] = memref.expand_shape %arg3 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 1, 32] : memref<1x4x4x32xi32> into memref<1x4x4x1x32xi32>
@@ -43,6 +45,21 @@
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.load %arg2
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
+// With threads: one scf.parallel over (image, output row) whose rows
+// branch on being a border row (above row 0 or from row 3 on), not two
+// parallel loops (each a thread-team wake-up).
+// PAR-LABEL: func.func private @__qnn_kernel_dwvnni
+// PAR: scf.parallel (%{{.*}}, %[[ROW:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c4) step
+// PAR: %[[A:.*]] = arith.cmpi ult, %[[ROW]], %c0{{.*}} : index
+// PAR: %[[B:.*]] = arith.cmpi uge, %[[ROW]], %c3{{.*}} : index
+// PAR: %[[BORDER:.*]] = arith.ori %[[A]], %[[B]] : i1
+// PAR: scf.if %[[BORDER]] {
+// PAR: arith.minsi
+// PAR: arith.select
+// PAR: } else {
+// PAR-NOT: arith.minsi
+// PAR: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// PAR-NOT: scf.parallel
 func.func @dw(%x: tensor<1x8x8x32xi8>) -> tensor<1x4x4x32xi32> {
   %w = arith.constant dense<3> : tensor<1x3x3x32xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x8x8x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x4x4x32xi32>
