@@ -1710,18 +1710,23 @@ struct KernelBuilder {
   }
 
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
-  /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow)` with the
-  /// coordinates of each pixel of the tile; the remaining pixels are
-  /// single-pixel tiles (one tile of them when the image has no full tile). Tiles cross output rows, so that a narrow map (7x7)
-  /// does not fall back to single-pixel tiles. With `parallel`, the full
-  /// tiles of every image are one scf.parallel.
-  void pixelTileLoops(
-      int64_t rowsPerTile,
-      function_ref<void(OpBuilder &, Value, ArrayRef<Value>, ArrayRef<Value>)>
-          tile) {
+  /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow, group)`
+  /// with the coordinates of each pixel of the tile; the remaining pixels
+  /// are single-pixel tiles (one tile of them when the image has no full
+  /// tile). Tiles cross output rows, so that a narrow map (7x7) does not
+  /// fall back to single-pixel tiles. Serial code passes a null `group`
+  /// (the tile covers every output channel). With `parallel`, one
+  /// scf.parallel runs every (tile, group) pair of every image, `group`
+  /// being one of the `groups` groups of output channels: threads split a
+  /// layer of few pixels (7x7x1024: 9 tiles) by channels too.
+  void pixelTileLoops(int64_t rowsPerTile, int64_t groups,
+                      function_ref<void(OpBuilder &, Value, ArrayRef<Value>,
+                                        ArrayRef<Value>, Value)>
+                          tile) {
     int64_t pixels = s.oh * s.ow, full = pixels / rowsPerTile;
     int64_t rest = pixels % rowsPerTile;
-    auto emitTile = [&](OpBuilder &ob, Value nIv, Value first, int64_t rows) {
+    auto emitTile = [&](OpBuilder &ob, Value nIv, Value first, int64_t rows,
+                        Value group) {
       SmallVector<Value> ohs, ows;
       for (int64_t r = 0; r < rows; ++r) {
         Value m = add(ob, first, r);
@@ -1729,7 +1734,7 @@ struct KernelBuilder {
         ohs.push_back(arith::DivUIOp::create(ob, loc, m, owDim));
         ows.push_back(arith::RemUIOp::create(ob, loc, m, owDim));
       }
-      tile(ob, nIv, ohs, ows);
+      tile(ob, nIv, ohs, ows, group);
     };
     auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi,
                        function_ref<void(OpBuilder &, Value)> body) {
@@ -1742,22 +1747,29 @@ struct KernelBuilder {
     };
     // The last pixels (fewer than a tile, once per image) one at a time:
     // a one-pixel tile is a fraction of a full tile's code.
-    auto emitRest = [&](OpBuilder &ob, Value nIv) {
+    auto emitRest = [&](OpBuilder &ob, Value nIv, Value group) {
       if (rest == 1 || (rest && full == 0))
-        emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest);
+        emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest, group);
       else if (rest)
-        forLoop(ob, full * rowsPerTile, pixels,
-                [&](OpBuilder &pb, Value m) { emitTile(pb, nIv, m, 1); });
+        forLoop(ob, full * rowsPerTile, pixels, [&](OpBuilder &pb, Value m) {
+          emitTile(pb, nIv, m, 1, group);
+        });
     };
     int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
     // With threads, an image's last pixels are one more iteration of the
     // parallel loop (serial after it, the other threads waited for them:
     // 4 single pixels of 512 channels each in a 14x14 layer).
     if (parallel && s.n * full > 1 && work >= parallelMinWork) {
+      int64_t tiles = rest ? full + 1 : full;
       parallelOverImages(
-          b, rest ? full + 1 : full, [&](OpBuilder &pb, Value nIv, Value t) {
+          b, tiles * groups, [&](OpBuilder &pb, Value nIv, Value i) {
+            Value t = i, group = idx(pb, 0);
+            if (groups > 1) {
+              t = arith::DivUIOp::create(pb, loc, i, idx(pb, groups));
+              group = arith::RemUIOp::create(pb, loc, i, idx(pb, groups));
+            }
             if (!rest) {
-              emitTile(pb, nIv, mul(pb, t, rowsPerTile), rowsPerTile);
+              emitTile(pb, nIv, mul(pb, t, rowsPerTile), rowsPerTile, group);
               return;
             }
             Value isFull = arith::CmpIOp::create(
@@ -1765,11 +1777,12 @@ struct KernelBuilder {
             scf::IfOp::create(
                 pb, loc, isFull,
                 [&](OpBuilder &tb, Location) {
-                  emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile);
+                  emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile,
+                           group);
                   scf::YieldOp::create(tb, loc);
                 },
                 [&](OpBuilder &eb, Location) {
-                  emitRest(eb, nIv);
+                  emitRest(eb, nIv, group);
                   scf::YieldOp::create(eb, loc);
                 });
           });
@@ -1778,9 +1791,9 @@ struct KernelBuilder {
     forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
       if (full)
         forLoop(lb, 0, full, [&](OpBuilder &tb, Value t) {
-          emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile);
+          emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile, Value());
         });
-      emitRest(lb, nIv);
+      emitRest(lb, nIv, Value());
     });
   }
 
@@ -1917,137 +1930,147 @@ struct KernelBuilder {
     // MobileNet conv0 62 -> 47 us on Zen 5).
     bool unrollChunks = chunks * nr <= 8;
     bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16 && !rowSum;
-    pixelTileLoops(tileRows, [&](OpBuilder &tb, Value nIv,
-                                 ArrayRef<Value> ohs, ArrayRef<Value> ows) {
-      int64_t rows = ohs.size();
-      scf::ForOp::create(
-          tb, loc, idx(tb, 0), idx(tb, blocks), idx(tb, nr), ValueRange{},
-          [&](OpBuilder &bb, Location, Value b0, ValueRange) {
-            Value zero = arith::ConstantOp::create(
-                bb, loc,
-                DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
-            int64_t nAcc = rows * nr + (rowSum ? rows : 0);
-            // The accumulators start at the VNNI correction terms plus the
-            // epilogue's bias (row sums at zero).
-            SmallVector<Value> init(nAcc, zero);
-            // The first output channel of each of the tile's blocks.
-            SmallVector<Value> blockChannel;
-            for (int64_t j = 0; j < nr; ++j)
-              blockChannel.push_back(mul(bb, add(bb, b0, j), lanes));
-            for (int64_t j = 0; j < nr; ++j) {
-              Value ch = blockChannel[j];
-              Value base = zero;
-              if (s.flavor == KernelFlavor::VNNI)
-                base = vector::LoadOp::create(bb, loc, accType, corr, ch);
-              base = initialAccumulator(bb, base, ch);
-              for (int64_t r = 0; r < rows; ++r)
-                init[r * nr + j] = base;
-            }
-            SmallVector<Value> ihBase, iwBase;
-            for (int64_t r = 0; r < rows; ++r) {
-              ihBase.push_back(mul(bb, ohs[r], s.sh));
-              iwBase.push_back(mul(bb, ows[r], s.sw));
-            }
-            Value ones;
-            if (rowSum)
-              ones = arith::ConstantOp::create(
-                  bb, loc,
-                  DenseElementsAttr::get(VectorType::get({64}, bb.getI8Type()),
-                                         bb.getI8IntegerAttr(1)));
-            SmallVector<Value> accs = reduceLoop(
-                bb, s.kh, init,
-                [&](OpBuilder &b1, Value khIv, ValueRange a1) {
-                  Value khOff = mul(b1, khIv, s.dh);
-                  return reduceLoop(
-                      b1, s.kw, a1,
-                      [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
-                        Value kwOff = mul(b2, kwIv, s.dw);
-                        return reduceLoop(
-                            b2, chunks, a2,
-                            [&](OpBuilder &kb, Value cc, ValueRange acc) {
-                              Value c = mul(kb, cc, kg);
-                              SmallVector<Value> av, wv, next;
-                              for (int64_t r = 0; r < rows; ++r) {
-                                Value ih = arith::AddIOp::create(
-                                    kb, loc, ihBase[r], khOff);
-                                Value iw = arith::AddIOp::create(
-                                    kb, loc, iwBase[r], kwOff);
-                                av.push_back(loadA(kb, nIv, ih, iw, c));
-                              }
-                              for (int64_t j = 0; j < nr; ++j)
-                                wv.push_back(vector::LoadOp::create(
-                                    kb, loc, wVecType, w,
-                                    ValueRange{add(kb, b0, j), khIv, kwIv, cc,
-                                               idx(kb, 0)}));
-                              for (int64_t r = 0; r < rows; ++r)
-                                for (int64_t j = 0; j < nr; ++j)
-                                  next.push_back(
-                                      step(kb, acc[r * nr + j], av[r], wv[j]));
-                              if (rowSum)
-                                for (int64_t r = 0; r < rows; ++r)
-                                  next.push_back(step(kb, acc[rows * nr + r],
-                                                      av[r], ones));
-                              return next;
-                            },
-                            unrollChunks);
-                      },
-                      unrollTaps);
-                },
-                unrollTaps && !parallel);
-            Value dSplat;
-            if (rowSum)
-              dSplat = arith::ConstantOp::create(
-                  bb, loc,
-                  DenseElementsAttr::get(accType, bb.getI32IntegerAttr(s.d)));
-            // Four (two) channel blocks of a pixel narrow into one 64-byte
-            // (32-byte) store.
-            std::optional<NarrowingTail> tail = narrowingTail();
-            // The accumulator of (pixel r, block j), with the row-sum term.
-            auto accumulator = [&](int64_t r, int64_t j) {
-              Value v = accs[r * nr + j];
-              if (rowSum)
-                v = arith::AddIOp::create(
-                    bb, loc, v,
-                    arith::MulIOp::create(bb, loc, accs[rows * nr + r],
-                                          dSplat));
-              return v;
-            };
-            SmallVector<SmallVector<Value>> constants;
-            for (int64_t j = 0; epilogue && j < nr; ++j)
-              constants.push_back(loadChannelConstants(bb, blockChannel[j]));
-            if (tail && (nr == 4 || nr == 2)) {
-              for (int64_t r = 0; r < rows; ++r) {
-                SmallVector<Value> vals;
+    pixelTileLoops(
+        tileRows, blocks / nr,
+        [&](OpBuilder &tb, Value nIv, ArrayRef<Value> ohs, ArrayRef<Value> ows,
+            Value group) {
+          int64_t rows = ohs.size();
+          // Every group of nr blocks, or the one `group` of a parallel
+          // iteration.
+          Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
+          Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
+          scf::ForOp::create(
+              tb, loc, bLo, bHi, idx(tb, nr), ValueRange{},
+              [&](OpBuilder &bb, Location, Value b0, ValueRange) {
+                Value zero = arith::ConstantOp::create(
+                    bb, loc,
+                    DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
+                int64_t nAcc = rows * nr + (rowSum ? rows : 0);
+                // The accumulators start at the VNNI correction terms plus the
+                // epilogue's bias (row sums at zero).
+                SmallVector<Value> init(nAcc, zero);
+                // The first output channel of each of the tile's blocks.
+                SmallVector<Value> blockChannel;
                 for (int64_t j = 0; j < nr; ++j)
-                  vals.push_back(applyEpilogue(bb, accumulator(r, j),
-                                               constants[j], tail->y));
-                // Two blocks: opaque, or LLVM splits the vpermd around the
-                // extract of the low half (four shuffles instead of one).
-                Value packed = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
-                if (nr == 2)
-                  packed = vector::ExtractStridedSliceOp::create(
-                      bb, loc, packed, ArrayRef<int64_t>{0},
-                      ArrayRef<int64_t>{32}, ArrayRef<int64_t>{1});
-                vector::StoreOp::create(
-                    bb, loc, packed, out,
-                    ValueRange{nIv, ohs[r], ows[r], blockChannel[0]});
-              }
-              scf::YieldOp::create(bb, loc);
-              return;
-            }
-            for (int64_t r = 0; r < rows; ++r) {
-              for (int64_t j = 0; j < nr; ++j) {
-                Value ch = blockChannel[j];
-                Value v = accumulator(r, j);
-                if (epilogue)
-                  v = applyEpilogue(bb, v, constants[j]);
-                vector::StoreOp::create(bb, loc, v, out,
-                                        ValueRange{nIv, ohs[r], ows[r], ch});
-              }
-            }
-            scf::YieldOp::create(bb, loc);
-          });
-    });
+                  blockChannel.push_back(mul(bb, add(bb, b0, j), lanes));
+                for (int64_t j = 0; j < nr; ++j) {
+                  Value ch = blockChannel[j];
+                  Value base = zero;
+                  if (s.flavor == KernelFlavor::VNNI)
+                    base = vector::LoadOp::create(bb, loc, accType, corr, ch);
+                  base = initialAccumulator(bb, base, ch);
+                  for (int64_t r = 0; r < rows; ++r)
+                    init[r * nr + j] = base;
+                }
+                SmallVector<Value> ihBase, iwBase;
+                for (int64_t r = 0; r < rows; ++r) {
+                  ihBase.push_back(mul(bb, ohs[r], s.sh));
+                  iwBase.push_back(mul(bb, ows[r], s.sw));
+                }
+                Value ones;
+                if (rowSum)
+                  ones = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(
+                          VectorType::get({64}, bb.getI8Type()),
+                          bb.getI8IntegerAttr(1)));
+                SmallVector<Value> accs = reduceLoop(
+                    bb, s.kh, init,
+                    [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+                      Value khOff = mul(b1, khIv, s.dh);
+                      return reduceLoop(
+                          b1, s.kw, a1,
+                          [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
+                            Value kwOff = mul(b2, kwIv, s.dw);
+                            return reduceLoop(
+                                b2, chunks, a2,
+                                [&](OpBuilder &kb, Value cc, ValueRange acc) {
+                                  Value c = mul(kb, cc, kg);
+                                  SmallVector<Value> av, wv, next;
+                                  for (int64_t r = 0; r < rows; ++r) {
+                                    Value ih = arith::AddIOp::create(
+                                        kb, loc, ihBase[r], khOff);
+                                    Value iw = arith::AddIOp::create(
+                                        kb, loc, iwBase[r], kwOff);
+                                    av.push_back(loadA(kb, nIv, ih, iw, c));
+                                  }
+                                  for (int64_t j = 0; j < nr; ++j)
+                                    wv.push_back(vector::LoadOp::create(
+                                        kb, loc, wVecType, w,
+                                        ValueRange{add(kb, b0, j), khIv, kwIv,
+                                                   cc, idx(kb, 0)}));
+                                  for (int64_t r = 0; r < rows; ++r)
+                                    for (int64_t j = 0; j < nr; ++j)
+                                      next.push_back(step(kb, acc[r * nr + j],
+                                                          av[r], wv[j]));
+                                  if (rowSum)
+                                    for (int64_t r = 0; r < rows; ++r)
+                                      next.push_back(step(
+                                          kb, acc[rows * nr + r], av[r], ones));
+                                  return next;
+                                },
+                                unrollChunks);
+                          },
+                          unrollTaps);
+                    },
+                    unrollTaps && !parallel);
+                Value dSplat;
+                if (rowSum)
+                  dSplat = arith::ConstantOp::create(
+                      bb, loc,
+                      DenseElementsAttr::get(accType,
+                                             bb.getI32IntegerAttr(s.d)));
+                // Four (two) channel blocks of a pixel narrow into one 64-byte
+                // (32-byte) store.
+                std::optional<NarrowingTail> tail = narrowingTail();
+                // The accumulator of (pixel r, block j), with the row-sum term.
+                auto accumulator = [&](int64_t r, int64_t j) {
+                  Value v = accs[r * nr + j];
+                  if (rowSum)
+                    v = arith::AddIOp::create(
+                        bb, loc, v,
+                        arith::MulIOp::create(bb, loc, accs[rows * nr + r],
+                                              dSplat));
+                  return v;
+                };
+                SmallVector<SmallVector<Value>> constants;
+                for (int64_t j = 0; epilogue && j < nr; ++j)
+                  constants.push_back(
+                      loadChannelConstants(bb, blockChannel[j]));
+                if (tail && (nr == 4 || nr == 2)) {
+                  for (int64_t r = 0; r < rows; ++r) {
+                    SmallVector<Value> vals;
+                    for (int64_t j = 0; j < nr; ++j)
+                      vals.push_back(applyEpilogue(bb, accumulator(r, j),
+                                                   constants[j], tail->y));
+                    // Two blocks: opaque, or LLVM splits the vpermd around the
+                    // extract of the low half (four shuffles instead of one).
+                    Value packed =
+                        packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
+                    if (nr == 2)
+                      packed = vector::ExtractStridedSliceOp::create(
+                          bb, loc, packed, ArrayRef<int64_t>{0},
+                          ArrayRef<int64_t>{32}, ArrayRef<int64_t>{1});
+                    vector::StoreOp::create(
+                        bb, loc, packed, out,
+                        ValueRange{nIv, ohs[r], ows[r], blockChannel[0]});
+                  }
+                  scf::YieldOp::create(bb, loc);
+                  return;
+                }
+                for (int64_t r = 0; r < rows; ++r) {
+                  for (int64_t j = 0; j < nr; ++j) {
+                    Value ch = blockChannel[j];
+                    Value v = accumulator(r, j);
+                    if (epilogue)
+                      v = applyEpilogue(bb, v, constants[j]);
+                    vector::StoreOp::create(
+                        bb, loc, v, out, ValueRange{nIv, ohs[r], ows[r], ch});
+                  }
+                }
+                scf::YieldOp::create(bb, loc);
+              });
+        });
   }
 
   /// DepthwiseVNNI: 16 channels per vector (one per i32 lane), a tile of
