@@ -2079,17 +2079,18 @@ struct KernelBuilder {
   /// lanes holding the unsigned byte (x, or x + 128 for s8 input) with zero
   /// bytes above it, and every (pixel, tap) pair is one vpdpbusd against
   /// the tap's weights (w - wzp as i32 lanes): acc += x * w per lane. With
-  /// stride 1 and 3 taps, 8 pixels read 10 columns for 24 multiply-adds.
-  /// With padTop/padLeft (inH != 0) the kernel reads the unpadded input:
-  /// tiles whose taps may leave it (the border rows and columns) clamp the
-  /// position and use the zero point's lanes for outside positions; the
-  /// interior tiles load without checks.
+  /// 3 taps, 8 pixels read 10 columns for 24 multiply-adds at stride 1, 17
+  /// at stride 2 (8 pixels at stride 2 too: 4 ran dw2, 112x112x64 s2, 10%
+  /// slower on Zen 5). With padTop/padLeft (inH != 0) the kernel reads the
+  /// unpadded input: border rows clamp the input row and use the zero
+  /// point's lanes when it is outside; border columns are known per tile
+  /// (see rowTiles below); interior tiles load without checks.
   void buildDepthwiseVNNI() {
     Type i8 = b.getI8Type(), i32 = b.getI32Type();
     auto accType = VectorType::get({16}, i32);
     auto byteType = VectorType::get({64}, i8);
     int64_t cBlocks = s.cp / 16;
-    int64_t tileRows = s.sw == 1 ? 8 : 4;
+    int64_t tileRows = 8;
     int64_t inH = s.inputH(), inW = s.inputW();
     // The range [first, end) of output positions whose taps all fall inside
     // the input along one axis.
