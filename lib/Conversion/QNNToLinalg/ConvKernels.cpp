@@ -1763,7 +1763,8 @@ struct KernelBuilder {
       int64_t tiles = rest ? full + 1 : full;
       parallelOverImages(
           b, tiles * groups, [&](OpBuilder &pb, Value nIv, Value i) {
-            Value t = i, group = idx(pb, 0);
+            // One group (null) when the tile's channels are all one group.
+            Value t = i, group;
             if (groups > 1) {
               t = arith::DivUIOp::create(pb, loc, i, idx(pb, groups));
               group = arith::RemUIOp::create(pb, loc, i, idx(pb, groups));
