@@ -1,7 +1,8 @@
 // With threads (qnn-materialize-conv-kernels{parallel}) a GEMM-shaped
 // kernel is one scf.parallel over every (pixel tile, channel group) pair:
-// 14 pixels are two tiles of 6 and a rest of 2 (one more iteration, not a
-// serial loop after the parallel one), and 128 output channels are 8
+// 14 pixels are two tiles of 6 and a rest tile of 2 (one more iteration,
+// not a serial loop after the parallel one; 2 rows x 4 blocks x 2 K steps
+// = 16 vpdpbusd), and 128 output channels are 8
 // blocks of 16, two groups of 4 blocks, so 3 x 2 = 6 iterations; each
 // iteration takes its tile from i / 2 and its channel group from i mod 2.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s
@@ -19,8 +20,13 @@
 // CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c4
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: } else {
-// CHECK: scf.for %{{.*}} = %c12{{(_[0-9]+)?}} to %c14
+// CHECK: arith.divui %c12{{(_[0-9]+)?}}, %c7
+// CHECK: arith.addi %c12{{(_[0-9]+)?}}, %c1
 // CHECK-NOT: scf.parallel
+// CHECK: scf.for %{{.*}} = %[[LO2:.*]] to %[[HI2:.*]] step %c4
+// CHECK-COUNT-16: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NOT: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.store
 // CHECK: return
 
 // SERIAL-LABEL: func.func private @__qnn_kernel_vnni

@@ -58,12 +58,17 @@ func.func @pointwise(%x: tensor<1x2x5x8xi8>) -> tensor<1x2x5x16xi32> {
 // KERNEL-COUNT-6: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL-NOT: arith.addi
 // KERNEL: vector.store %[[M0]], %arg3
-// The remaining 2 pixels are single-pixel tiles, in a loop over pixels
-// 8 and 9, with the same two unrolled steps.
-// KERNEL: scf.for %{{.*}} = %c8{{.*}} to %c10{{.*}} step %c1
-// KERNEL-NOT: iter_args
-// KERNEL-COUNT-2: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// KERNEL: vector.store
+// The remaining 2 pixels (8 and 9) are one shorter tile of 2 rows, with
+// the same two unrolled steps (two accumulators each), and no loop over
+// pixels.
+// KERNEL: arith.divui %c8{{(_[0-9]+)?}}, %c5
+// KERNEL-NOT: scf.for %{{.*}} = %c8
+// KERNEL: %[[R0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL-NEXT: %[[R1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL: %[[S0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[R0]],
+// KERNEL-NEXT: %[[S1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[R1]],
+// KERNEL-NEXT: vector.store %[[S0]], %arg3
+// KERNEL-NEXT: vector.store %[[S1]], %arg3
 // KERNEL-NOT: arith.xori
 
 // LLVM: llvm.func @pointwise
