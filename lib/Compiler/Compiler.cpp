@@ -240,6 +240,11 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   if (options.threads != 1)
     sharedLibs.push_back(getOpenMPLibraryPath());
   engineOptions.sharedLibPaths = sharedLibs;
+  // The code generator at the level qnn-compile uses (ORC's default is
+  // -O2's, whose scheduling ran the GEMM kernels about 8% slower).
+  engineOptions.jitCodeGenOptLevel = options.optLevel >= 1
+                                         ? llvm::CodeGenOptLevel::Aggressive
+                                         : llvm::CodeGenOptLevel::Less;
   // `transformer` is a function_ref: the callable it refers to must outlive
   // ExecutionEngine::create, which calls it.
   unsigned optLevel = options.optLevel;
