@@ -99,6 +99,30 @@ std::string qnn::bench::layerProgram(const ConvLayer &l) {
   return s;
 }
 
+std::string qnn::bench::chainProgram(const std::vector<ConvLayer> &layers) {
+  // Each layer's @main becomes a private @<name>, called in order.
+  std::string chain, calls;
+  std::string value = "%x", type, outType;
+  for (const ConvLayer &l : layers) {
+    std::string program = layerProgram(l);
+    std::string header = program.substr(0, program.find('{'));
+    std::string inType = header.substr(header.find(':') + 2);
+    inType = inType.substr(0, inType.find(')'));
+    outType = header.substr(header.find("-> ") + 3);
+    outType = outType.substr(0, outType.find_last_not_of(' ') + 1);
+    if (type.empty())
+      type = inType;
+    program.replace(0, program.find('@') + 5, "func.func private @" + l.name);
+    chain += program;
+    calls += "  %" + l.name + " = call @" + l.name + "(" + value + ") : (" +
+             inType + ") -> " + outType + "\n";
+    value = "%" + l.name;
+  }
+  chain += "func.func @main(%x: " + type + ") -> " + outType + " {\n" + calls +
+           "  return " + value + " : " + outType + "\n}\n";
+  return chain;
+}
+
 struct QnnConv::Impl {
   mlir::MLIRContext context;
   std::unique_ptr<mlir::qnn::CompiledModule> module;
@@ -114,14 +138,21 @@ struct QnnConv::Impl {
 
 QnnConv::QnnConv(const ConvLayer &layer, const std::string &target,
                  unsigned threads)
+    : QnnConv(layer.name, layerProgram(layer),
+              static_cast<size_t>(layer.inH * layer.inW * layer.inC),
+              static_cast<size_t>(layer.outH() * layer.outW() * layer.outC),
+              target, threads) {}
+
+QnnConv::QnnConv(const std::string &name, const std::string &program,
+                 size_t inputBytes, size_t outputBytes,
+                 const std::string &target, unsigned threads)
     : impl(std::make_unique<Impl>()) {
   impl->target = target.empty() ? mlir::qnn::getHostTarget() : target;
-  impl->program = layerProgram(layer);
+  impl->program = program;
   auto module =
       mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
   if (!module) {
-    std::fprintf(stderr, "qnn layer %s: cannot parse the program\n",
-                 layer.name.c_str());
+    std::fprintf(stderr, "qnn program %s: cannot parse it\n", name.c_str());
     std::abort();
   }
   mlir::qnn::CompileOptions options;
@@ -133,15 +164,13 @@ QnnConv::QnnConv(const ConvLayer &layer, const std::string &target,
   auto compiled =
       mlir::qnn::CompiledModule::compile(std::move(module), options);
   if (!compiled) {
-    std::fprintf(stderr, "qnn layer %s: %s\n", layer.name.c_str(),
+    std::fprintf(stderr, "qnn program %s: %s\n", name.c_str(),
                  llvm::toString(compiled.takeError()).c_str());
     std::abort();
   }
   impl->module = std::move(*compiled);
-  impl->input = deterministicBytes(
-      static_cast<size_t>(layer.inH * layer.inW * layer.inC), 1);
-  impl->output.resize(
-      static_cast<size_t>(layer.outH() * layer.outW() * layer.outC));
+  impl->input = deterministicBytes(inputBytes, 1);
+  impl->output.resize(outputBytes);
 }
 
 QnnConv::~QnnConv() = default;

@@ -15,11 +15,16 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace qnn::bench {
 
 /// The qnn program of one layer (function @main, deterministic data).
 std::string layerProgram(const ConvLayer &layer);
+
+/// The layers chained as one program: @main calls each layer's program
+/// (a private function named after the layer) on the previous result.
+std::string chainProgram(const std::vector<ConvLayer> &layers);
 
 class QnnConv {
 public:
@@ -27,6 +32,11 @@ public:
   /// `threads` (CompileOptions::threads); aborts with a message if
   /// compilation fails.
   QnnConv(const ConvLayer &layer, const std::string &target,
+          unsigned threads = 1);
+  /// Compiles `program` (its @main takes one input of `inputBytes` and
+  /// returns one result of `outputBytes`) in the same way.
+  QnnConv(const std::string &name, const std::string &program,
+          size_t inputBytes, size_t outputBytes, const std::string &target,
           unsigned threads = 1);
   ~QnnConv();
   void run();
