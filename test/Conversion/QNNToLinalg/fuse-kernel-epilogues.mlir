@@ -3,8 +3,13 @@
 
 // conv + bias + requantize with 16 output channels (two int16 vectors): the
 // bias add and the requantize become the kernel's epilogue, the bias a
-// per-channel argument, and the kernel stores 8-bit results.
+// per-channel argument, and the kernel stores 8-bit results. The only
+// elementwise op left outside is the input's widening (x - izp as i16, the
+// int16 kernel's operand).
 // CHECK-LABEL: func.func @fused
+// CHECK: linalg.generic {{.*}} ins(%arg0 : tensor<1x4x4x8xi8>) outs(%{{.*}} : tensor<1x4x4x8xi16>)
+// CHECK: arith.extsi %{{.*}} : i8 to i16
+// CHECK: arith.subi
 // CHECK-NOT: linalg.generic
 // CHECK: %[[BC:.*]] = arith.constant dense<[1, 2, 3, {{.*}}, 16]> : tensor<16xi32>
 // CHECK-NEXT: %[[BIAS:.*]] = bufferization.to_buffer %[[BC]] read_only : tensor<16xi32> to memref<16xi32>
@@ -12,7 +17,7 @@
 // CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue0]](%{{.*}}, %{{.*}}, %{{.*}}, %[[BIAS]], %[[OUT]])
 // CHECK-NOT: linalg.generic
 // CHECK: bufferization.to_tensor %[[OUT]]
-// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi16>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
 // CHECK-SAME: qnn.kernel_epilogue = @[[KERNEL]]_fn
 // CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[B:.*]]: i32) -> i8
 // CHECK: arith.addi %[[ACC]], %[[B]] : i32
@@ -91,7 +96,7 @@ func.func @two_uses(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x
 // CHECK-LABEL: func.func @per_channel
 // CHECK: arith.constant dense<[{{.*}}]> : tensor<16xi32>
 // CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi16>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
 // CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[M:.*]]: i32, %[[L:.*]]: i32, %[[R:.*]]: i32) -> i8
 // CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
 // CHECK: %[[X:.*]] = arith.shli %[[ACC]], %[[L]] : i32
@@ -116,7 +121,7 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // per-channel argument.
 // CHECK-LABEL: func.func @uniform_shifts
 // CHECK: call @[[KERNEL:__qnn_kernel_int16_.*_epilogue[0-9]+]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi8>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
+// CHECK: func.func private @[[KERNEL]](memref<1x4x4x8xi16>, memref<2x1x1x4x16xi16>, memref<16xi32>, memref<16xi32>, memref<1x4x4x16xi8>)
 // CHECK: func.func private @[[KERNEL]]_fn(%[[ACC:.*]]: i32, %[[M:.*]]: i32) -> i8
 // CHECK: arith.extsi %[[M]] : i32 to i64
 // The double rounding (gemmlowp's high multiply, then a rounding divide by

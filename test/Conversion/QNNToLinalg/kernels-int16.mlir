@@ -1,5 +1,6 @@
 // int16: activations and weights widened to i16 with their zero points
-// subtracted (x - izp and w - wzp are exact in i16), pairs of K multiplied
+// subtracted (x - izp and w - wzp are exact in i16; the activations by one
+// elementwise op before the kernel), pairs of K multiplied
 // and added by vpmaddwd. A 3x3 stride-2 padded u8 convolution with both
 // zero points and 7 input channels (padded to 8 with izp), 5 output
 // channels (padded to 8).
@@ -14,22 +15,26 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
   return %acc : tensor<1x3x3x5xi32>
 }
 
-// The input is padded with its zero point: 1 row/column before, one
-// channel after; the packed weights hold w - wzp = 80 as i16 (zero in the
+// The input is widened once: x - izp (izp = 131) as i16, then padded with
+// 0 (the zero point's value): 1 row/column before, one channel after, a
+// fill and a copy into the interior slice (bufferized in place, no strided
+// memref.copy). The packed weights hold w - wzp = 80 as i16 (zero in the
 // padded channel and output channels); the result is sliced back to 5.
-// The padding is a fill with izp = 131 (-125 as i8) and a copy into the
-// interior slice (bufferized in place, no strided memref.copy).
+// The kernel never reads the zero point (the spec's izp is 0).
 // CALL-LABEL: func.func @conv3x3
-// CALL: %[[FILL:.*]] = linalg.fill ins(%c-125_i8 : i8) outs(%{{.*}} : tensor<1x7x7x8xi8>)
+// CALL: %[[WIDE:.*]] = linalg.generic {{.*}} ins(%arg0 : tensor<1x6x6x7xi8>) outs(%{{.*}} : tensor<1x6x6x7xi16>)
+// CALL: %[[E:.*]] = arith.extui %{{.*}} : i8 to i16
+// CALL: arith.subi %[[E]], %c131_i16 : i16
+// CALL: %[[FILL:.*]] = linalg.fill ins(%c0_i16 : i16) outs(%{{.*}} : tensor<1x7x7x8xi16>)
 // CALL: %[[SLICE:.*]] = tensor.extract_slice %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
-// CALL: %[[COPY:.*]] = linalg.copy ins(%arg0 : tensor<1x6x6x7xi8>) outs(%[[SLICE]] : tensor<1x6x6x7xi8>)
+// CALL: %[[COPY:.*]] = linalg.copy ins(%[[WIDE]] : tensor<1x6x6x7xi16>) outs(%[[SLICE]] : tensor<1x6x6x7xi16>)
 // CALL: %[[PAD:.*]] = tensor.insert_slice %[[COPY]] into %[[FILL]][0, 1, 1, 0] [1, 6, 6, 7] [1, 1, 1, 1]
 // CALL: %[[XB:.*]] = bufferization.to_buffer %[[PAD]] read_only
-// CALL: call @[[K:__qnn_kernel_int16[_0-9a-z]*]](%[[XB]], %{{.*}}, %{{.*}}, %[[OUT:.*]]) : (memref<1x7x7x8xi8>, memref<1x3x3x4x16xi16>, memref<8xi32>, memref<1x3x3x8xi32>) -> ()
+// CALL: call @[[K:__qnn_kernel_int16[_0-9a-z]*]](%[[XB]], %{{.*}}, %{{.*}}, %[[OUT:.*]]) : (memref<1x7x7x8xi16>, memref<1x3x3x4x16xi16>, memref<8xi32>, memref<1x3x3x8xi32>) -> ()
 // CALL: %[[T:.*]] = bufferization.to_tensor %[[OUT]]
 // CALL: tensor.extract_slice %[[T]][0, 0, 0, 0] [1, 3, 3, 5] [1, 1, 1, 1]
 // CALL: func.func private @[[K]]
-// CALL-SAME: qnn.conv_kernel = array<i64: 1, 1, 7, 7, 8, 3, 3, 3, 3, 2, 2, 1, 1, 8, 0, 131, 0, 1>
+// CALL-SAME: qnn.conv_kernel = array<i64: 1, 1, 7, 7, 8, 3, 3, 3, 3, 2, 2, 1, 1, 8, 1, 0, 0, 1>
 
 // Accumulators (4 pixels of a row) carried through the kh and kw loops;
 // the 4 channel pairs of a tap (K = 8) are unrolled inside them, each
@@ -39,9 +44,9 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
 // KERNEL: scf.for %{{.*}} iter_args(%[[H:[^ ]*]] = %{{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // KERNEL: scf.for %{{.*}} iter_args(%[[A:[^ ]*]] = %[[H]], {{.*}}) -> (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>)
 // KERNEL-NOT: scf.for
-// KERNEL: vector.load %arg0{{.*}} vector<2xi8>
-// KERNEL: arith.extui %{{.*}} : vector<2xi8> to vector<2xi16>
-// KERNEL: arith.subi
+// Each broadcast is one load of a pair of widened activations.
+// KERNEL: vector.load %arg0{{.*}} : memref<1x7x7x8xi16>, vector<2xi16>
+// KERNEL-NOT: arith.subi
 // KERNEL: %[[X:.*]] = vector.bitcast %{{.*}} : vector<8xi32> to vector<16xi16>
 // KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x3x3x4x16xi16>, vector<16xi16>
 // KERNEL: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%[[X]], %[[W]]) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
