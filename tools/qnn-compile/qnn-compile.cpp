@@ -54,7 +54,8 @@ static cl::opt<std::string>
                cl::cat(compileCategory));
 static cl::opt<std::string>
     target("target",
-           cl::desc("avx512-vnni, int16 or generic (default: the "
+           cl::desc("avx512-vnni, int16-avx512bw, int16 (AVX2), generic or "
+                    "loops (default: the "
                     "best one for this CPU)"),
            cl::cat(compileCategory));
 static cl::opt<std::string>

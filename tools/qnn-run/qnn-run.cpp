@@ -70,7 +70,8 @@ static cl::list<std::string>
             cl::cat(runCategory));
 static cl::opt<std::string>
     target("target",
-           cl::desc("Native code target: avx512-vnni, int16 or generic "
+           cl::desc("Native code target: avx512-vnni, int16-avx512bw, int16 "
+                    "(AVX2), generic or loops "
                     "(default: the best one for this CPU)"),
            cl::cat(runCategory));
 static cl::opt<bool> compareReference(

@@ -179,7 +179,8 @@ std::string emitCHeader(ArrayRef<AOTFunction> functions, StringRef guard,
                         StringRef source, bool openmp = false);
 
 /// The best target for the CPU this process runs on: avx512-vnni with
-/// AVX512-VNNI and AVX512BW, int16 with AVX2 or AVX512BW, else generic.
+/// AVX512-VNNI and AVX512BW, int16-avx512bw with AVX512BW, int16 with AVX2,
+/// else generic.
 std::string getHostTarget();
 
 /// Fails with a readable message when `target` is unknown or the host CPU
