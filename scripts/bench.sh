@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds and runs the benchmarks (bench/: qnn-mlir, oneDNN, XNNPACK)
 # on 1 and 2 threads (QNN_BENCH_TARGET picks qnn-mlir's target, default
-# the host's best),
-# 5 repetitions each, reporting medians. Installs the optional peers first.
+# the host's best), 7 repetitions each in random interleaved order (on a
+# shared, noisy machine every library then sees the same drift), reporting
+# medians. Installs the optional peers first.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/install-deps.sh"
@@ -26,7 +27,8 @@ grep -m1 "model name" /proc/cpuinfo || true
 for threads in 1 2; do
   echo "== $threads thread(s)"
   QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
-    "$BUILD/bin/qnn-bench-peers" --benchmark_repetitions=5 \
+    "$BUILD/bin/qnn-bench-peers" --benchmark_repetitions=7 \
+    --benchmark_enable_random_interleaving=true \
     --benchmark_report_aggregates_only=true "$@" 2>&1 | grep -E "median|Benchmark|---"
 done
 
