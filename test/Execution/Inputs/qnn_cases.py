@@ -599,12 +599,14 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
 
 
 def case_random_conv(seed, wide=False, rule="tflite", packed=False,
-                     small_c=False):
+                     small_c=False, nchw=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
     weight zero point or i8 per-channel, + bias, requantize with a fused
-    clamp range. The same seed gives the same case."""
+    clamp range. The same seed gives the same case. With `nchw`, the
+    function takes the input as NCHW and transposes it to NHWC first
+    (tosa.transpose, as PyTorch-like models begin)."""
     rng = Rng(1000003 * seed + 17)
     for _ in range(seed % 5):
         rng.next()
@@ -683,8 +685,9 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     body = [
         "%%w = arith.constant %s" % dense_str(w, wsh, t),
         "%%b = arith.constant %s" % dense_str(bias, bshape, "i32"),
-        "%%acc = qnn.conv2d %%x, %%w %s : (%s, %s) -> %s" % (
-            attrs, ttype(xs, t), ttype(wsh, t), ttype(oshape, "i32")),
+        "%%acc = qnn.conv2d %%%s, %%w %s : (%s, %s) -> %s" % (
+            "xt" if nchw else "x", attrs, ttype(xs, t), ttype(wsh, t),
+            ttype(oshape, "i32")),
         "%%sum = tosa.add %%acc, %%b : (%s, %s) -> %s" % (
             ttype(oshape, "i32"), ttype(bshape, "i32"), ttype(oshape, "i32")),
         ("%%q = qnn.requantize %%sum {axis = 3 : i64, input_scale = array<f64: %s>, "
@@ -696,6 +699,13 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
             clamp_attr, ttype(oshape, t), ttype(oshape, t)),
         "return %%y : %s" % ttype(oshape, t),
     ]
+    if nchw:
+        cs = [1, C, H, W]
+        body.insert(0, "%%xt = tosa.transpose %%x {perms = array<i32: 0, 2, 3, 1>} "
+                    ": (%s) -> %s" % (ttype(cs, t), ttype(xs, t)))
+        x = [x[(hh * W + ww) * C + cc]
+             for cc in range(C) for hh in range(H) for ww in range(W)]
+        xs = cs
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
@@ -817,6 +827,8 @@ for _seed in range(1, 25):
         lambda s: lambda: case_random_conv(s, wide=True, rule="onnx"))(_seed)
     CASES["random_conv_small_c_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, small_c=True))(_seed)
+    CASES["random_conv_small_c_nchw_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(s, small_c=True, nchw=True))(_seed)
     CASES["random_conv_packed_%d" % _seed] = (
         lambda s: lambda: case_random_conv(
             s, wide=True, packed=True,
