@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Prints a qnn program: a 1x1 convolution of 640 -> 640 channels (packed
+VNNI weights of 400 KiB, above the kernels' group-major threshold) over a
+2x2x7 i8 image, with pseudo-random weights (a fixed LCG, so every channel
+group differs), per-channel weight scales, a bias and a per-channel
+requantize to i8."""
+
+C = O = 640
+state = 12345
+
+
+def rand(n):
+    global state
+    state = (state * 1103515245 + 12345) % (1 << 31)
+    return state % n
+
+
+weights = [rand(255) - 127 for _ in range(O * C)]
+bias = [rand(4001) - 2000 for _ in range(O)]
+scales = [0.004 + 0.0001 * (o % 17) for o in range(O)]
+
+
+def hex_bytes(values, width):
+    out = []
+    for v in values:
+        v &= (1 << (8 * width)) - 1
+        out.append(v.to_bytes(width, "little").hex().upper())
+    return '"0x' + "".join(out) + '"'
+
+
+x = "tensor<2x2x7x%dxi8>" % C
+acc = "tensor<2x2x7x%dxi32>" % O
+y = "tensor<2x2x7x%dxi8>" % O
+print("func.func @main(%%x: %s) -> %s {" % (x, y))
+print("  %%w = arith.constant dense<%s> : tensor<%dx1x1x%dxi8>" %
+      (hex_bytes(weights, 1), O, C))
+print("  %%b = arith.constant dense<%s> : tensor<1x1x1x%dxi32>" %
+      (hex_bytes(bias, 4), O))
+print("  %%c = qnn.conv2d %%x, %%w {data_layout = #qnn.layout<NHWC>, "
+      "dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : "
+      "f32, input_zero_point = -3 : i32, kernel_layout = "
+      "#qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = "
+      "array<i64: 1, 1>, weight_scale = array<f32: %s>, weight_zero_point = "
+      "0 : i32} : (%s, tensor<%dx1x1x%dxi8>) -> %s" %
+      (", ".join("%.6e" % s for s in scales), x, O, C, acc))
+print("  %%a = tosa.add %%c, %%b : (%s, tensor<1x1x1x%dxi32>) -> %s" %
+      (acc, O, acc))
+print("  %%y = qnn.requantize %%a {axis = 3 : i64, input_scale = array<f64: "
+      "%s>, input_zero_point = 0 : i32, output_scale = 4.0 : f32, "
+      "output_zero_point = 5 : i32} : %s -> %s" %
+      (", ".join("%.6e" % (0.5 * s) for s in scales), acc, y))
+print("  return %%y : %s" % y)
+print("}")
