@@ -190,10 +190,10 @@ static std::optional<SmallVector<int64_t>> constantInts(Value value) {
   return result;
 }
 
-/// `x xor 0x80` of every byte of the i8 tensor `input` (the same values as
-/// u8 + 128), written into `init`.
-static Value flipSignBits(OpBuilder &b, Location loc, Value input,
-                          Value init) {
+/// `fn` applied to every element of `input`, written into `init` (an
+/// elementwise linalg.generic).
+static Value mapElements(OpBuilder &b, Location loc, Value input, Value init,
+                         function_ref<Value(OpBuilder &, Location, Value)> fn) {
   auto type = cast<RankedTensorType>(input.getType());
   AffineMap id = b.getMultiDimIdentityMap(type.getRank());
   SmallVector<utils::IteratorType> parallel(type.getRank(),
@@ -202,11 +202,19 @@ static Value flipSignBits(OpBuilder &b, Location loc, Value input,
              b, loc, TypeRange{init.getType()}, ValueRange{input},
              ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
              [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value flipped = arith::XOrIOp::create(
-                   nb, l, args[0], intConst(nb, l, nb.getI8Type(), 0x80));
-               linalg::YieldOp::create(nb, l, flipped);
+               linalg::YieldOp::create(nb, l, fn(nb, l, args[0]));
              })
       .getResult(0);
+}
+
+/// `x xor 0x80` of every byte of the i8 tensor `input` (the same values as
+/// u8 + 128), written into `init`.
+static Value flipSignBits(OpBuilder &b, Location loc, Value input, Value init) {
+  return mapElements(b, loc, input, init,
+                     [](OpBuilder &nb, Location l, Value x) -> Value {
+                       return arith::XOrIOp::create(
+                           nb, l, x, intConst(nb, l, nb.getI8Type(), 0x80));
+                     });
 }
 
 /// ext(x) - `zp` of every element of the 8-bit tensor `input`, as i16 (x
@@ -216,20 +224,11 @@ static Value widenToI16(OpBuilder &b, Location loc, Value input,
   auto type = cast<RankedTensorType>(input.getType());
   Type i16 = b.getI16Type();
   Value init = tensor::EmptyOp::create(b, loc, type.getShape(), i16);
-  AffineMap id = b.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> parallel(type.getRank(),
-                                            utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{input},
-             ValueRange{init}, ArrayRef<AffineMap>{id, id}, parallel,
-             [&](OpBuilder &nb, Location l, ValueRange args) {
-               Value wide = extendTo(nb, l, args[0], i16, isUnsigned);
-               linalg::YieldOp::create(
-                   nb, l,
-                   arith::SubIOp::create(nb, l, wide, intConst(nb, l, i16, zp))
-                       .getResult());
-             })
-      .getResult(0);
+  return mapElements(
+      b, loc, input, init, [&](OpBuilder &nb, Location l, Value x) -> Value {
+        Value wide = extendTo(nb, l, x, i16, isUnsigned);
+        return arith::SubIOp::create(nb, l, wide, intConst(nb, l, i16, zp));
+      });
 }
 
 /// The NCHW tensor of which the NHWC tensor `input` is the transpose
