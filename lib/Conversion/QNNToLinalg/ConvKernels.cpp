@@ -159,6 +159,12 @@ static const char *flavorName(KernelFlavor f) {
 
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
 
+/// Whether the flavor's kernels read the activations widened to i16, their
+/// zero point subtracted (the int16 ones: emitGemmConv widens them).
+static bool readsWidenedInput(KernelFlavor flavor) {
+  return flavor == KernelFlavor::Int16 || flavor == KernelFlavor::Int16AVX512;
+}
+
 /// A depthwise multiply-add counts this many GEMM multiply-adds against
 /// `parallel-min-work` (it runs at about an eighth of their rate: one per
 /// lane per instruction instead of four, and more loads per product).
@@ -412,8 +418,13 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
                 : input;
   Type element = type.getElementType();
   if (element.isInteger(8) && type.getDimSize(3) < 4 &&
-      type.getDimSize(3) + extraC == 4 && type.hasStaticShape())
+      type.getDimSize(3) + extraC == 4 && type.hasStaticShape()) {
+    // A transposed NCHW input: the expansion reads its planes itself.
+    if (Value planes = nchwSource(input))
+      return expandToFourChannels(b, loc, planes, pads, value, flip,
+                                  /*nchw=*/true);
     return expandToFourChannels(b, loc, input, pads, value, flip);
+  }
   // Flipped first (one pass over whole vectors: qnn-vectorize-elementwise
   // flattens it when the channels are fewer than a vector), then padded by
   // the usual copy.
@@ -445,11 +456,8 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
     return existing;
   MLIRContext *ctx = builder.getContext();
   Type i32 = builder.getI32Type();
-  // The int16 kernels read the activations widened to i16 (emitGemmConv).
   Type xElement =
-      s.flavor == KernelFlavor::Int16 || s.flavor == KernelFlavor::Int16AVX512
-          ? builder.getI16Type()
-          : builder.getI8Type();
+      readsWidenedInput(s.flavor) ? builder.getI16Type() : builder.getI8Type();
   SmallVector<Type> inputs = {
       MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, xElement),
       MemRefType::get(weightShape, weightElement),
@@ -630,17 +638,11 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   // four vector instructions per broadcast beside two vpmaddwd (AVX2
   // pointwise layers ran at 58% of the vpmaddwd peak).
   Value padded;
-  if (flavor == KernelFlavor::Int16 || flavor == KernelFlavor::Int16AVX512) {
+  if (readsWidenedInput(flavor)) {
     s.izp = 0;
     s.inputSigned = true;
     padded = padNHWC(b, loc, widenToI16(b, loc, input, inUnsigned, izp), pads,
                      s.cp - c, 0);
-  } else if (Value planes = nchwSource(input);
-             planes && c < 4 && s.cp == 4 && inType.hasStaticShape()) {
-    // The 4-channel expansion reads the NCHW planes of a transposed input
-    // itself.
-    padded = expandToFourChannels(b, loc, planes, pads, izp, flip,
-                                  /*nchw=*/true);
   } else {
     padded = padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
   }
@@ -2028,8 +2030,9 @@ struct KernelBuilder {
     // group's weights are then read once for all the tiles (pw13, 1 MiB of
     // weights read from L3 once per 6-pixel tile, ran 9% faster on Zen 5;
     // pw3/pw5/pw7, whose weights stay in L2, ran the same either way).
+    auto wType = cast<MemRefType>(w.getType());
     int64_t weightBytes =
-        s.op * s.kh * s.kw * s.cp * (s.flavor == KernelFlavor::VNNI ? 1 : 2);
+        wType.getNumElements() * wType.getElementTypeBitWidth() / 8;
     bool groupMajor = weightBytes > kGroupMajorWeightBytes;
     pixelTileLoops(
         tileRows, blocks / nr, groupMajor,
