@@ -2034,147 +2034,293 @@ struct KernelBuilder {
     int64_t weightBytes =
         wType.getNumElements() * wType.getElementTypeBitWidth() / 8;
     bool groupMajor = weightBytes > kGroupMajorWeightBytes;
-    pixelTileLoops(
-        tileRows, blocks / nr, groupMajor,
-        [&](OpBuilder &tb, Value nIv, ArrayRef<Value> ohs, ArrayRef<Value> ows,
-            Value group) {
-          int64_t rows = ohs.size();
-          // Every group of nr blocks, or the one `group` of a parallel
-          // iteration.
-          Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
-          Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
-          scf::ForOp::create(
-              tb, loc, bLo, bHi, idx(tb, nr), ValueRange{},
-              [&](OpBuilder &bb, Location, Value b0, ValueRange) {
-                Value zero = arith::ConstantOp::create(
-                    bb, loc,
-                    DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
-                int64_t nAcc = rows * nr + (rowSum ? rows : 0);
-                // The accumulators start at the VNNI correction terms plus the
-                // epilogue's bias (row sums at zero).
-                SmallVector<Value> init(nAcc, zero);
-                // The first output channel of each of the tile's blocks.
-                SmallVector<Value> blockChannel;
+    Value ones;
+    Value dSplat;
+    // The accumulators of the nr blocks from channel blockChannel[j], for
+    // `rows` pixels: the VNNI correction terms plus the epilogue's bias
+    // (row sums at zero), in (pixel, block) order.
+    auto initialAccumulators = [&](OpBuilder &bb, ArrayRef<Value> blockChannel,
+                                   int64_t rows) {
+      Value zero = arith::ConstantOp::create(
+          bb, loc, DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
+      SmallVector<Value> init(rows * nr + (rowSum ? rows : 0), zero);
+      for (int64_t j = 0; j < nr; ++j) {
+        Value ch = blockChannel[j];
+        Value base = zero;
+        if (s.flavor == KernelFlavor::VNNI)
+          base = vector::LoadOp::create(bb, loc, accType, corr, ch);
+        base = initialAccumulator(bb, base, ch);
+        for (int64_t r = 0; r < rows; ++r)
+          init[r * nr + j] = base;
+      }
+      return init;
+    };
+    // The first output channel of each block of the group starting at
+    // block b0.
+    auto blockChannels = [&](OpBuilder &bb, Value b0) {
+      SmallVector<Value> blockChannel;
+      for (int64_t j = 0; j < nr; ++j)
+        blockChannel.push_back(mul(bb, add(bb, b0, j), lanes));
+      return blockChannel;
+    };
+    // One K step (chunk cc of tap (khIv, kwIv)) of `rows` pixels whose
+    // input rows and columns start at ihBase/iwBase, for the group of
+    // blocks from b0.
+    auto kStep = [&](OpBuilder &kb, Value nIv, ArrayRef<Value> ihBase,
+                     ArrayRef<Value> iwBase, Value khOff, Value kwOff,
+                     Value khIv, Value kwIv, Value cc, Value b0,
+                     ValueRange acc) {
+      int64_t rows = ihBase.size();
+      Value c = mul(kb, cc, kg);
+      SmallVector<Value> av, wv, next;
+      for (int64_t r = 0; r < rows; ++r) {
+        Value ih = arith::AddIOp::create(kb, loc, ihBase[r], khOff);
+        Value iw = arith::AddIOp::create(kb, loc, iwBase[r], kwOff);
+        av.push_back(loadA(kb, nIv, ih, iw, c));
+      }
+      for (int64_t j = 0; j < nr; ++j)
+        wv.push_back(vector::LoadOp::create(
+            kb, loc, wVecType, w,
+            ValueRange{add(kb, b0, j), khIv, kwIv, cc, idx(kb, 0)}));
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < nr; ++j)
+          next.push_back(step(kb, acc[r * nr + j], av[r], wv[j]));
+      if (rowSum)
+        for (int64_t r = 0; r < rows; ++r)
+          next.push_back(step(kb, acc[rows * nr + r], av[r], ones));
+      return next;
+    };
+    // Four (two) channel blocks of a pixel narrow into one 64-byte
+    // (32-byte) store.
+    std::optional<NarrowingTail> tail = narrowingTail();
+    bool packed = tail && (nr == 4 || nr == 2);
+    // Applies the epilogue to the nr accumulators `pixelAccs` of pixel
+    // (oh, ow), whose blocks' per-channel constants are `constants`, and
+    // stores the pixel's output channels from blockChannel[0].
+    auto storePackedPixel = [&](OpBuilder &bb, Value nIv, Value oh, Value ow,
+                                Value ch0, ArrayRef<Value> pixelAccs,
+                                ArrayRef<SmallVector<Value>> constants) {
+      SmallVector<Value> vals;
+      for (int64_t j = 0; j < nr; ++j)
+        vals.push_back(applyEpilogue(bb, pixelAccs[j], constants[j], tail->y));
+      // Two blocks: opaque, or LLVM splits the vpermd around the extract
+      // of the low half (four shuffles instead of one).
+      Value bytes = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
+      if (nr == 2)
+        bytes = vector::ExtractStridedSliceOp::create(
+            bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{32},
+            ArrayRef<int64_t>{1});
+      vector::StoreOp::create(bb, loc, bytes, out,
+                              ValueRange{nIv, oh, ow, ch0});
+    };
+    auto channelConstants = [&](OpBuilder &bb, ArrayRef<Value> blockChannel) {
+      SmallVector<SmallVector<Value>> constants;
+      for (int64_t j = 0; epilogue && j < nr; ++j)
+        constants.push_back(loadChannelConstants(bb, blockChannel[j]));
+      return constants;
+    };
+
+    // One tile: every group of nr blocks (or the one `group` of a parallel
+    // iteration) of the pixels (ohs[r], ows[r]), its epilogue applied as
+    // soon as its reduction ends.
+    auto tileBody = [&](OpBuilder &tb, Value nIv, ArrayRef<Value> ohs,
+                        ArrayRef<Value> ows, Value group) {
+      int64_t rows = ohs.size();
+      Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
+      Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
+      scf::ForOp::create(
+          tb, loc, bLo, bHi, idx(tb, nr), ValueRange{},
+          [&](OpBuilder &bb, Location, Value b0, ValueRange) {
+            SmallVector<Value> blockChannel = blockChannels(bb, b0);
+            SmallVector<Value> init =
+                initialAccumulators(bb, blockChannel, rows);
+            SmallVector<Value> ihBase, iwBase;
+            for (int64_t r = 0; r < rows; ++r) {
+              ihBase.push_back(mul(bb, ohs[r], s.sh));
+              iwBase.push_back(mul(bb, ows[r], s.sw));
+            }
+            SmallVector<Value> accs = reduceLoop(
+                bb, s.kh, init,
+                [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+                  Value khOff = mul(b1, khIv, s.dh);
+                  return reduceLoop(
+                      b1, s.kw, a1,
+                      [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
+                        Value kwOff = mul(b2, kwIv, s.dw);
+                        return reduceLoop(
+                            b2, chunks, a2,
+                            [&](OpBuilder &kb, Value cc, ValueRange acc) {
+                              return kStep(kb, nIv, ihBase, iwBase, khOff,
+                                           kwOff, khIv, kwIv, cc, b0, acc);
+                            },
+                            unrollChunks);
+                      },
+                      unrollTaps);
+                },
+                unrollTaps && !parallel);
+            // The accumulator of (pixel r, block j), with the row-sum term.
+            auto accumulator = [&](int64_t r, int64_t j) {
+              Value v = accs[r * nr + j];
+              if (rowSum)
+                v = arith::AddIOp::create(
+                    bb, loc, v,
+                    arith::MulIOp::create(bb, loc, accs[rows * nr + r],
+                                          dSplat));
+              return v;
+            };
+            SmallVector<SmallVector<Value>> constants =
+                channelConstants(bb, blockChannel);
+            for (int64_t r = 0; r < rows; ++r) {
+              if (packed) {
+                SmallVector<Value> pixelAccs;
                 for (int64_t j = 0; j < nr; ++j)
-                  blockChannel.push_back(mul(bb, add(bb, b0, j), lanes));
-                for (int64_t j = 0; j < nr; ++j) {
-                  Value ch = blockChannel[j];
-                  Value base = zero;
-                  if (s.flavor == KernelFlavor::VNNI)
-                    base = vector::LoadOp::create(bb, loc, accType, corr, ch);
-                  base = initialAccumulator(bb, base, ch);
-                  for (int64_t r = 0; r < rows; ++r)
-                    init[r * nr + j] = base;
-                }
-                SmallVector<Value> ihBase, iwBase;
-                for (int64_t r = 0; r < rows; ++r) {
-                  ihBase.push_back(mul(bb, ohs[r], s.sh));
-                  iwBase.push_back(mul(bb, ows[r], s.sw));
-                }
-                Value ones;
-                if (rowSum)
-                  ones = arith::ConstantOp::create(
-                      bb, loc,
-                      DenseElementsAttr::get(
-                          VectorType::get({64}, bb.getI8Type()),
-                          bb.getI8IntegerAttr(1)));
-                SmallVector<Value> accs = reduceLoop(
-                    bb, s.kh, init,
-                    [&](OpBuilder &b1, Value khIv, ValueRange a1) {
-                      Value khOff = mul(b1, khIv, s.dh);
-                      return reduceLoop(
-                          b1, s.kw, a1,
-                          [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
-                            Value kwOff = mul(b2, kwIv, s.dw);
-                            return reduceLoop(
-                                b2, chunks, a2,
-                                [&](OpBuilder &kb, Value cc, ValueRange acc) {
-                                  Value c = mul(kb, cc, kg);
-                                  SmallVector<Value> av, wv, next;
-                                  for (int64_t r = 0; r < rows; ++r) {
-                                    Value ih = arith::AddIOp::create(
-                                        kb, loc, ihBase[r], khOff);
-                                    Value iw = arith::AddIOp::create(
-                                        kb, loc, iwBase[r], kwOff);
-                                    av.push_back(loadA(kb, nIv, ih, iw, c));
-                                  }
-                                  for (int64_t j = 0; j < nr; ++j)
-                                    wv.push_back(vector::LoadOp::create(
-                                        kb, loc, wVecType, w,
-                                        ValueRange{add(kb, b0, j), khIv, kwIv,
-                                                   cc, idx(kb, 0)}));
-                                  for (int64_t r = 0; r < rows; ++r)
-                                    for (int64_t j = 0; j < nr; ++j)
-                                      next.push_back(step(kb, acc[r * nr + j],
-                                                          av[r], wv[j]));
-                                  if (rowSum)
-                                    for (int64_t r = 0; r < rows; ++r)
-                                      next.push_back(step(
-                                          kb, acc[rows * nr + r], av[r], ones));
-                                  return next;
-                                },
-                                unrollChunks);
-                          },
-                          unrollTaps);
-                    },
-                    unrollTaps && !parallel);
-                Value dSplat;
-                if (rowSum)
-                  dSplat = arith::ConstantOp::create(
-                      bb, loc,
-                      DenseElementsAttr::get(accType,
-                                             bb.getI32IntegerAttr(s.d)));
-                // Four (two) channel blocks of a pixel narrow into one 64-byte
-                // (32-byte) store.
-                std::optional<NarrowingTail> tail = narrowingTail();
-                // The accumulator of (pixel r, block j), with the row-sum term.
-                auto accumulator = [&](int64_t r, int64_t j) {
-                  Value v = accs[r * nr + j];
-                  if (rowSum)
-                    v = arith::AddIOp::create(
-                        bb, loc, v,
-                        arith::MulIOp::create(bb, loc, accs[rows * nr + r],
-                                              dSplat));
-                  return v;
-                };
-                SmallVector<SmallVector<Value>> constants;
-                for (int64_t j = 0; epilogue && j < nr; ++j)
-                  constants.push_back(
-                      loadChannelConstants(bb, blockChannel[j]));
-                if (tail && (nr == 4 || nr == 2)) {
-                  for (int64_t r = 0; r < rows; ++r) {
-                    SmallVector<Value> vals;
-                    for (int64_t j = 0; j < nr; ++j)
-                      vals.push_back(applyEpilogue(bb, accumulator(r, j),
-                                                   constants[j], tail->y));
-                    // Two blocks: opaque, or LLVM splits the vpermd around the
-                    // extract of the low half (four shuffles instead of one).
-                    Value packed =
-                        packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
-                    if (nr == 2)
-                      packed = vector::ExtractStridedSliceOp::create(
-                          bb, loc, packed, ArrayRef<int64_t>{0},
-                          ArrayRef<int64_t>{32}, ArrayRef<int64_t>{1});
-                    vector::StoreOp::create(
-                        bb, loc, packed, out,
-                        ValueRange{nIv, ohs[r], ows[r], blockChannel[0]});
-                  }
-                  scf::YieldOp::create(bb, loc);
-                  return;
-                }
-                for (int64_t r = 0; r < rows; ++r) {
-                  for (int64_t j = 0; j < nr; ++j) {
-                    Value ch = blockChannel[j];
-                    Value v = accumulator(r, j);
-                    if (epilogue)
-                      v = applyEpilogue(bb, v, constants[j]);
-                    vector::StoreOp::create(
-                        bb, loc, v, out, ValueRange{nIv, ohs[r], ows[r], ch});
-                  }
-                }
-                scf::YieldOp::create(bb, loc);
+                  pixelAccs.push_back(accumulator(r, j));
+                storePackedPixel(bb, nIv, ohs[r], ows[r], blockChannel[0],
+                                 pixelAccs, constants);
+                continue;
+              }
+              for (int64_t j = 0; j < nr; ++j) {
+                Value v = accumulator(r, j);
+                if (epilogue)
+                  v = applyEpilogue(bb, v, constants[j]);
+                vector::StoreOp::create(
+                    bb, loc, v, out,
+                    ValueRange{nIv, ohs[r], ows[r], blockChannel[j]});
+              }
+            }
+            scf::YieldOp::create(bb, loc);
+          });
+    };
+    if (rowSum) {
+      ones = arith::ConstantOp::create(
+          b, loc,
+          DenseElementsAttr::get(VectorType::get({64}, b.getI8Type()),
+                                 b.getI8IntegerAttr(1)));
+      dSplat = arith::ConstantOp::create(
+          b, loc, DenseElementsAttr::get(accType, b.getI32IntegerAttr(s.d)));
+    }
+    // Serial pointwise kernels with a short reduction (K <= 256 bytes of
+    // VNNI) are software-pipelined: a unit (a tile of pixels and one group
+    // of blocks) leaves its accumulators in a stash, and the next unit
+    // applies their epilogue during its first K steps, one pixel per step,
+    // where the out-of-order core overlaps it with the vpdpbusd chains.
+    // The exact requantize costs about 10 vector instructions per 16
+    // outputs, against K/4 vpdpbusd: after the reduction it ran alone
+    // (pw3, K = 128: 21% of the kernel's time on Zen 5). pw1 (K = 32) ran
+    // 6% faster, pw3 1-12% and pw5 1%; pw7 and pw13 (K >= 512) gained
+    // nothing. Five pixels per tile when K <= 32 (pw1: 92 against 98 us
+    // with six; the epilogue needs registers beside the accumulators).
+    int64_t pipeRows = chunks <= 8 ? 5 : tileRows;
+    int64_t fullTiles = s.oh * s.ow / pipeRows;
+    bool pipelined = packed && nr == 4 && !rowSum && !parallel &&
+                     s.flavor == KernelFlavor::VNNI && s.kh == 1 && s.kw == 1 &&
+                     !unrollChunks && chunks >= pipeRows && chunks <= 64 &&
+                     fullTiles * (blocks / nr) > 1;
+    if (!pipelined) {
+      pixelTileLoops(tileRows, blocks / nr, groupMajor, tileBody);
+      return;
+    }
+    // The pipelined loops, per image: units in tile-major (group-major, as
+    // above) order; the last unit's epilogue after them; then the rest
+    // tile (fewer pixels) as a plain tile.
+    int64_t groups = blocks / nr, pixels = s.oh * s.ow;
+    int64_t rest = pixels % pipeRows, units = fullTiles * groups;
+    auto forLoop = [&](OpBuilder &ob, Value lo, Value hi,
+                       function_ref<void(OpBuilder &, Value)> body) {
+      scf::ForOp::create(ob, loc, lo, hi, idx(ob, 1), ValueRange{},
+                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+                           body(lb, iv);
+                           scf::YieldOp::create(lb, loc);
+                         });
+    };
+    auto divU = [&](OpBuilder &ob, Value a, int64_t v) -> Value {
+      return arith::DivUIOp::create(ob, loc, a, idx(ob, v));
+    };
+    auto remU = [&](OpBuilder &ob, Value a, int64_t v) -> Value {
+      return arith::RemUIOp::create(ob, loc, a, idx(ob, v));
+    };
+    Value stash = memref::AllocaOp::create(
+        b, loc, MemRefType::get({pipeRows * nr * lanes}, i32),
+        b.getI64IntegerAttr(64));
+    // Unit u: (tile, group), tile-major or group-major.
+    auto unitTileGroup = [&](OpBuilder &ob,
+                             Value u) -> std::pair<Value, Value> {
+      if (groupMajor)
+        return {remU(ob, u, fullTiles), divU(ob, u, fullTiles)};
+      return {divU(ob, u, groups), remU(ob, u, groups)};
+    };
+    auto pixelAt = [&](OpBuilder &ob, Value t,
+                       Value r) -> std::pair<Value, Value> {
+      Value m = arith::AddIOp::create(ob, loc, mul(ob, t, pipeRows), r);
+      return {divU(ob, m, s.ow), remU(ob, m, s.ow)};
+    };
+    // The epilogue of pixel r of unit u, from the stash.
+    auto stashedPixel = [&](OpBuilder &ob, Value nIv, Value u, Value r) {
+      auto [t, g] = unitTileGroup(ob, u);
+      auto [oh, ow] = pixelAt(ob, t, r);
+      SmallVector<Value> blockChannel = blockChannels(ob, mul(ob, g, nr));
+      Value base = mul(ob, r, nr * lanes);
+      SmallVector<Value> pixelAccs;
+      for (int64_t j = 0; j < nr; ++j)
+        pixelAccs.push_back(vector::LoadOp::create(
+            ob, loc, accType, stash, ValueRange{add(ob, base, j * lanes)}));
+      storePackedPixel(ob, nIv, oh, ow, blockChannel[0], pixelAccs,
+                       channelConstants(ob, blockChannel));
+    };
+    Value zeroIdx = idx(b, 0);
+    forLoop(b, zeroIdx, idx(b, s.n), [&](OpBuilder &nb, Value nIv) {
+      forLoop(nb, idx(nb, 0), idx(nb, units), [&](OpBuilder &ub, Value u) {
+        auto [t, g] = unitTileGroup(ub, u);
+        Value b0 = mul(ub, g, nr);
+        SmallVector<Value> blockChannel = blockChannels(ub, b0);
+        SmallVector<Value> init =
+            initialAccumulators(ub, blockChannel, pipeRows);
+        SmallVector<Value> ihBase, iwBase;
+        for (int64_t r = 0; r < pipeRows; ++r) {
+          auto [oh, ow] = pixelAt(ub, t, idx(ub, r));
+          ihBase.push_back(mul(ub, oh, s.sh));
+          iwBase.push_back(mul(ub, ow, s.sw));
+        }
+        Value zero = idx(ub, 0);
+        Value hasPrev =
+            arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::ugt, u, zero);
+        Value prev = arith::SubIOp::create(ub, loc, u, idx(ub, 1));
+        auto withEpilogue = scf::ForOp::create(
+            ub, loc, zero, idx(ub, pipeRows), idx(ub, 1), init,
+            [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
+              scf::IfOp::create(lb, loc, hasPrev, [&](OpBuilder &ib, Location) {
+                stashedPixel(ib, nIv, prev, cc);
+                scf::YieldOp::create(ib, loc);
               });
-        });
+              scf::YieldOp::create(lb, loc,
+                                   kStep(lb, nIv, ihBase, iwBase, zero, zero,
+                                         zero, zero, cc, b0, args));
+            });
+        auto plain = scf::ForOp::create(
+            ub, loc, idx(ub, pipeRows), idx(ub, chunks), idx(ub, 1),
+            withEpilogue.getResults(),
+            [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
+              scf::YieldOp::create(lb, loc,
+                                   kStep(lb, nIv, ihBase, iwBase, zero, zero,
+                                         zero, zero, cc, b0, args));
+            });
+        for (auto [i, acc] : llvm::enumerate(plain.getResults()))
+          vector::StoreOp::create(ub, loc, acc, stash,
+                                  ValueRange{idx(ub, i * lanes)});
+      });
+      Value last = idx(nb, units - 1);
+      forLoop(nb, idx(nb, 0), idx(nb, pipeRows),
+              [&](OpBuilder &rb, Value r) { stashedPixel(rb, nIv, last, r); });
+      if (rest) {
+        SmallVector<Value> ohs, ows;
+        for (int64_t r = 0; r < rest; ++r) {
+          Value m = idx(nb, fullTiles * pipeRows + r);
+          ohs.push_back(divU(nb, m, s.ow));
+          ows.push_back(remU(nb, m, s.ow));
+        }
+        tileBody(nb, nIv, ohs, ows, Value());
+      }
+    });
   }
 
   /// DepthwiseVNNI: 16 channels per vector (one per i32 lane), a tile of

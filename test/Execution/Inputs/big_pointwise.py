@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Prints a qnn program: a 1x1 convolution of 640 -> 640 channels (packed
-VNNI weights of 400 KiB, above the kernels' group-major threshold) over a
-2x2x7 i8 image, with pseudo-random weights (a fixed LCG, so every channel
-group differs), per-channel weight scales, a bias and a per-channel
-requantize to i8."""
+"""Prints a qnn program: a 1x1 convolution of C -> O channels over N
+images of H x W i8 pixels, with pseudo-random weights (a fixed LCG, so
+every channel group differs), per-channel weight scales, a bias and a
+per-channel requantize to i8. Arguments: C O N H W; by default 640 640 2 2
+7 (packed VNNI weights of 400 KiB, above the kernels' group-major
+threshold)."""
 
-C = O = 640
+import sys
+
+C, O, N, H, W = (int(a) for a in (sys.argv[1:] or [640, 640, 2, 2, 7]))
 state = 12345
 
 
@@ -28,9 +31,9 @@ def hex_bytes(values, width):
     return '"0x' + "".join(out) + '"'
 
 
-x = "tensor<2x2x7x%dxi8>" % C
-acc = "tensor<2x2x7x%dxi32>" % O
-y = "tensor<2x2x7x%dxi8>" % O
+x = "tensor<%dx%dx%dx%dxi8>" % (N, H, W, C)
+acc = "tensor<%dx%dx%dx%dxi32>" % (N, H, W, O)
+y = "tensor<%dx%dx%dx%dxi8>" % (N, H, W, O)
 print("func.func @main(%%x: %s) -> %s {" % (x, y))
 print("  %%w = arith.constant dense<%s> : tensor<%dx1x1x%dxi8>" %
       (hex_bytes(weights, 1), O, C))
