@@ -1804,6 +1804,16 @@ struct KernelBuilder {
     });
   }
 
+  /// Whether pixelTileLoops runs its tiles of `rowsPerTile` pixels on
+  /// threads: with `parallel`, more than one tile, and enough work to pay
+  /// for waking a thread team (small kernels run on the calling thread).
+  bool tilesThreaded(int64_t rowsPerTile) const {
+    int64_t pixels = s.oh * s.ow;
+    int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
+    return parallel && s.n * (pixels / rowsPerTile) > 1 &&
+           work >= parallelMinWork;
+  }
+
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
   /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow, group)`
   /// with the coordinates of each pixel of the tile; the remaining pixels
@@ -1851,11 +1861,10 @@ struct KernelBuilder {
       if (rest)
         emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest, group);
     };
-    int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
     // With threads, an image's last pixels are one more iteration of the
     // parallel loop (serial after it, the other threads waited for them:
     // 4 single pixels of 512 channels each in a 14x14 layer).
-    if (parallel && s.n * full > 1 && work >= parallelMinWork) {
+    if (tilesThreaded(rowsPerTile)) {
       int64_t tiles = rest ? full + 1 : full;
       parallelOverImages(
           b, tiles * groups, [&](OpBuilder &pb, Value nIv, Value i) {
@@ -2094,12 +2103,24 @@ struct KernelBuilder {
     // (32-byte) store.
     std::optional<NarrowingTail> tail = narrowingTail();
     bool packed = tail && (nr == 4 || nr == 2);
-    // Applies the epilogue to the nr accumulators `pixelAccs` of pixel
-    // (oh, ow), whose blocks' per-channel constants are `constants`, and
-    // stores the pixel's output channels from blockChannel[0].
-    auto storePackedPixel = [&](OpBuilder &bb, Value nIv, Value oh, Value ow,
-                                Value ch0, ArrayRef<Value> pixelAccs,
-                                ArrayRef<SmallVector<Value>> constants) {
+    // Applies the epilogue (if any) to the nr accumulators `pixelAccs` of
+    // pixel (oh, ow), whose blocks' per-channel constants are `constants`,
+    // and stores the pixel's output channels of blockChannel[j]: packed
+    // into one store, or one store per block.
+    auto storePixel = [&](OpBuilder &bb, Value nIv, Value oh, Value ow,
+                          ArrayRef<Value> blockChannel,
+                          ArrayRef<Value> pixelAccs,
+                          ArrayRef<SmallVector<Value>> constants) {
+      if (!packed) {
+        for (int64_t j = 0; j < nr; ++j) {
+          Value v = pixelAccs[j];
+          if (epilogue)
+            v = applyEpilogue(bb, v, constants[j]);
+          vector::StoreOp::create(bb, loc, v, out,
+                                  ValueRange{nIv, oh, ow, blockChannel[j]});
+        }
+        return;
+      }
       SmallVector<Value> vals;
       for (int64_t j = 0; j < nr; ++j)
         vals.push_back(applyEpilogue(bb, pixelAccs[j], constants[j], tail->y));
@@ -2111,7 +2132,7 @@ struct KernelBuilder {
             bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{32},
             ArrayRef<int64_t>{1});
       vector::StoreOp::create(bb, loc, bytes, out,
-                              ValueRange{nIv, oh, ow, ch0});
+                              ValueRange{nIv, oh, ow, blockChannel[0]});
     };
     auto channelConstants = [&](OpBuilder &bb, ArrayRef<Value> blockChannel) {
       SmallVector<SmallVector<Value>> constants;
@@ -2171,22 +2192,11 @@ struct KernelBuilder {
             SmallVector<SmallVector<Value>> constants =
                 channelConstants(bb, blockChannel);
             for (int64_t r = 0; r < rows; ++r) {
-              if (packed) {
-                SmallVector<Value> pixelAccs;
-                for (int64_t j = 0; j < nr; ++j)
-                  pixelAccs.push_back(accumulator(r, j));
-                storePackedPixel(bb, nIv, ohs[r], ows[r], blockChannel[0],
-                                 pixelAccs, constants);
-                continue;
-              }
-              for (int64_t j = 0; j < nr; ++j) {
-                Value v = accumulator(r, j);
-                if (epilogue)
-                  v = applyEpilogue(bb, v, constants[j]);
-                vector::StoreOp::create(
-                    bb, loc, v, out,
-                    ValueRange{nIv, ohs[r], ows[r], blockChannel[j]});
-              }
+              SmallVector<Value> pixelAccs;
+              for (int64_t j = 0; j < nr; ++j)
+                pixelAccs.push_back(accumulator(r, j));
+              storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
+                         constants);
             }
             scf::YieldOp::create(bb, loc);
           });
@@ -2199,22 +2209,28 @@ struct KernelBuilder {
       dSplat = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(accType, b.getI32IntegerAttr(s.d)));
     }
-    // Serial pointwise kernels with a short reduction (K <= 256 bytes of
-    // VNNI) are software-pipelined: a unit (a tile of pixels and one group
-    // of blocks) leaves its accumulators in a stash, and the next unit
-    // applies their epilogue during its first K steps, one pixel per step,
-    // where the out-of-order core overlaps it with the vpdpbusd chains.
-    // The exact requantize costs about 10 vector instructions per 16
-    // outputs, against K/4 vpdpbusd: after the reduction it ran alone
-    // (pw3, K = 128: 21% of the kernel's time on Zen 5). pw1 (K = 32) ran
-    // 6% faster, pw3 1-12% and pw5 1%; pw7 and pw13 (K >= 512) gained
-    // nothing. Five pixels per tile when K <= 32 (pw1: 92 against 98 us
-    // with six; the epilogue needs registers beside the accumulators).
-    int64_t pipeRows = chunks <= 8 ? 5 : tileRows;
+    // Serial pointwise kernels with a short reduction (K <= 256) that have
+    // an epilogue are software-pipelined: a unit (a tile of pixels and one
+    // group of blocks) leaves its accumulators in a stash, and the next
+    // unit applies their epilogue during its first K steps, one pixel per
+    // step, where the out-of-order core overlaps it with the vpdpbusd
+    // chains. The exact requantize costs about 10 vector instructions per
+    // 16 outputs, against K/4 vpdpbusd: after the reduction it ran alone
+    // (pw3, K = 128: 21% of the kernel's time on Zen 5). With VNNI, pw1
+    // (K = 32) ran 6% faster, pw3 1-12% and pw5 1%; pw7 and pw13 (K >= 512)
+    // gained nothing. Five pixels per tile for VNNI when K <= 32 (pw1: 92
+    // against 98 us with six; the epilogue needs registers beside the
+    // accumulators). Emulated VNNI takes the same path (its tests run it
+    // on any CPU). Measured no faster, so not pipelined: threaded kernels
+    // (ranges of units per thread; Zen 5, 2 threads: pw3 slower, pw1 the
+    // same; a kernel of parallel code too small for threads is pipelined)
+    // and the int16 kernels (AVX2 pw1 and pw3 slower, AVX512BW within 1%).
+    bool vnni = s.flavor == KernelFlavor::VNNI;
+    int64_t pipeRows = vnni && chunks <= 8 ? 5 : tileRows;
     int64_t fullTiles = s.oh * s.ow / pipeRows;
-    bool pipelined = packed && nr == 4 && !rowSum && !parallel &&
-                     s.flavor == KernelFlavor::VNNI && s.kh == 1 && s.kw == 1 &&
-                     !unrollChunks && chunks >= pipeRows && chunks <= 64 &&
+    bool pipelined = epilogue && !rowSum && !tilesThreaded(tileRows) && vnni &&
+                     s.kh == 1 && s.kw == 1 && !unrollChunks &&
+                     chunks >= pipeRows && s.cp <= 256 &&
                      fullTiles * (blocks / nr) > 1;
     if (!pipelined) {
       pixelTileLoops(tileRows, blocks / nr, groupMajor, tileBody);
@@ -2264,8 +2280,8 @@ struct KernelBuilder {
       for (int64_t j = 0; j < nr; ++j)
         pixelAccs.push_back(vector::LoadOp::create(
             ob, loc, accType, stash, ValueRange{add(ob, base, j * lanes)}));
-      storePackedPixel(ob, nIv, oh, ow, blockChannel[0], pixelAccs,
-                       channelConstants(ob, blockChannel));
+      storePixel(ob, nIv, oh, ow, blockChannel, pixelAccs,
+                 channelConstants(ob, blockChannel));
     };
     Value zeroIdx = idx(b, 0);
     forLoop(b, zeroIdx, idx(b, s.n), [&](OpBuilder &nb, Value nIv) {

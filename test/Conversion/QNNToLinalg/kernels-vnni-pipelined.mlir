@@ -5,8 +5,16 @@
 // one pixel per step; the last unit's epilogue runs after the units, then
 // the rest tile as a plain tile.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
+// Emulated VNNI (no packed stores) takes the same path, with one store
+// per block.
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{emulate-vnni=true})' | FileCheck %s --check-prefix=EMU
+// The int16 kernels are not pipelined (measured no faster).
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=INT16
 // With threads the kernels stay plain tiles (no stash).
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{parallel=true parallel-min-work=0})' | FileCheck %s --check-prefix=PAR
+// Parallel code whose kernel is too small for threads (below
+// parallel-min-work) runs serially, pipelined.
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{parallel=true})' | FileCheck %s --check-prefix=SMALL
 
 // K = 128, 128 channels (2 groups), 35 pixels: 5 tiles of 6 (10 units) and
 // a rest tile of 5.
@@ -29,6 +37,20 @@
 // CHECK-COUNT-4: vector.load %[[STASH]]
 // CHECK: arith.divui %c30{{.*}}, %c7
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+
+// EMU-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
+// EMU: %[[STASH:.*]] = memref.alloca() {{.*}} : memref<384xi32>
+// EMU: scf.if
+// EMU-COUNT-4: vector.load %[[STASH]]
+// EMU: vector.store %{{.*}}, %arg{{[0-9]+}}[{{.*}}] : memref<1x5x7x128xi8>, vector<16xi8>
+
+// INT16-LABEL: func.func private @__qnn_kernel_int16_1_5_7_128_
+// INT16-NOT: memref.alloca
+// INT16: return
+
+// SMALL-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
+// SMALL-NOT: scf.parallel
+// SMALL: memref.alloca() {{.*}} : memref<384xi32>
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // PAR-NOT: memref.alloca
