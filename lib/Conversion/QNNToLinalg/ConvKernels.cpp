@@ -1743,6 +1743,23 @@ struct KernelBuilder {
     return v == 1 ? a : arith::MulIOp::create(ob, loc, a, idx(ob, v));
   }
 
+  /// An scf.for over [lo, hi) by `step`, without iter_args, whose body is
+  /// `body(builder, iv)`.
+  void forLoop(OpBuilder &ob, Value lo, Value hi, int64_t step,
+               function_ref<void(OpBuilder &, Value)> body) {
+    scf::ForOp::create(ob, loc, lo, hi, idx(ob, step), ValueRange{},
+                       [&](OpBuilder &lb, Location, Value iv, ValueRange) {
+                         body(lb, iv);
+                         scf::YieldOp::create(lb, loc);
+                       });
+  }
+  /// The same over constant bounds; nothing when the range is empty.
+  void forLoop(OpBuilder &ob, int64_t lo, int64_t hi, int64_t step,
+               function_ref<void(OpBuilder &, Value)> body) {
+    if (lo < hi)
+      forLoop(ob, idx(ob, lo), idx(ob, hi), step, body);
+  }
+
   /// Runs `body(builder, iv, iterArgs) -> yielded` in an scf.for over
   /// [0, n) carrying `init`, or inline when n == 1 or `unroll` is set
   /// (short tap loops: LLVM's pass pipeline has no loop unroller).
@@ -1772,15 +1789,6 @@ struct KernelBuilder {
   rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile,
            int64_t tileRows = 4) {
     int64_t mainW = s.ow - s.ow % tileRows;
-    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi, int64_t step,
-                       function_ref<void(OpBuilder &, Value)> body) {
-      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, step),
-                         ValueRange{},
-                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
-                           body(lb, iv);
-                           scf::YieldOp::create(lb, loc);
-                         });
-    };
     auto row = [&](OpBuilder &b2, Value nIv, Value ohIv) {
       if (mainW > 0)
         forLoop(b2, 0, mainW, tileRows, [&](OpBuilder &b3, Value ow0) {
@@ -1845,15 +1853,6 @@ struct KernelBuilder {
       }
       tile(ob, nIv, ohs, ows, group);
     };
-    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi,
-                       function_ref<void(OpBuilder &, Value)> body) {
-      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, 1),
-                         ValueRange{},
-                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
-                           body(lb, iv);
-                           scf::YieldOp::create(lb, loc);
-                         });
-    };
     // The last pixels (fewer than a tile, once per image) as one shorter
     // tile. (One pixel at a time, their accumulators were a few dependent
     // chains: the 4 last pixels of a 14x14 layer took 7% of its time.)
@@ -1894,16 +1893,16 @@ struct KernelBuilder {
           });
       return;
     }
-    forLoop(b, 0, s.n, [&](OpBuilder &lb, Value nIv) {
+    forLoop(b, 0, s.n, 1, [&](OpBuilder &lb, Value nIv) {
       auto allTiles = [&](OpBuilder &gb, Value group) {
         if (full)
-          forLoop(gb, 0, full, [&](OpBuilder &tb, Value t) {
+          forLoop(gb, 0, full, 1, [&](OpBuilder &tb, Value t) {
             emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile, group);
           });
         emitRest(gb, nIv, group);
       };
       if (groupMajor && groups > 1)
-        forLoop(lb, 0, groups, allTiles);
+        forLoop(lb, 0, groups, 1, allTiles);
       else
         allTiles(lb, Value());
     });
@@ -2241,14 +2240,6 @@ struct KernelBuilder {
     // tile (fewer pixels) as a plain tile.
     int64_t groups = blocks / nr, pixels = s.oh * s.ow;
     int64_t rest = pixels % pipeRows, units = fullTiles * groups;
-    auto forLoop = [&](OpBuilder &ob, Value lo, Value hi,
-                       function_ref<void(OpBuilder &, Value)> body) {
-      scf::ForOp::create(ob, loc, lo, hi, idx(ob, 1), ValueRange{},
-                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
-                           body(lb, iv);
-                           scf::YieldOp::create(lb, loc);
-                         });
-    };
     auto divU = [&](OpBuilder &ob, Value a, int64_t v) -> Value {
       return arith::DivUIOp::create(ob, loc, a, idx(ob, v));
     };
@@ -2283,9 +2274,8 @@ struct KernelBuilder {
       storePixel(ob, nIv, oh, ow, blockChannel, pixelAccs,
                  channelConstants(ob, blockChannel));
     };
-    Value zeroIdx = idx(b, 0);
-    forLoop(b, zeroIdx, idx(b, s.n), [&](OpBuilder &nb, Value nIv) {
-      forLoop(nb, idx(nb, 0), idx(nb, units), [&](OpBuilder &ub, Value u) {
+    forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
+      forLoop(nb, 0, units, 1, [&](OpBuilder &ub, Value u) {
         auto [t, g] = unitTileGroup(ub, u);
         Value b0 = mul(ub, g, nr);
         SmallVector<Value> blockChannel = blockChannels(ub, b0);
@@ -2325,7 +2315,7 @@ struct KernelBuilder {
                                   ValueRange{idx(ub, i * lanes)});
       });
       Value last = idx(nb, units - 1);
-      forLoop(nb, idx(nb, 0), idx(nb, pipeRows),
+      forLoop(nb, 0, pipeRows, 1,
               [&](OpBuilder &rb, Value r) { stashedPixel(rb, nIv, last, r); });
       if (rest) {
         SmallVector<Value> ohs, ows;
@@ -2519,17 +2509,6 @@ struct KernelBuilder {
                 });
             scf::YieldOp::create(jb, loc);
           });
-    };
-    auto forLoop = [&](OpBuilder &ob, int64_t lo, int64_t hi, int64_t stepN,
-                       function_ref<void(OpBuilder &, Value)> body) {
-      if (lo >= hi)
-        return;
-      scf::ForOp::create(ob, loc, idx(ob, lo), idx(ob, hi), idx(ob, stepN),
-                         ValueRange{},
-                         [&](OpBuilder &lb, Location, Value iv, ValueRange) {
-                           body(lb, iv);
-                           scf::YieldOp::create(lb, loc);
-                         });
     };
     // One output row as tiles of tileRows pixels from ow = 0 and a last
     // tile of the rest. The tiles whose taps all fall inside the input
