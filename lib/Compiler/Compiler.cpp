@@ -67,44 +67,56 @@ unsigned qnn::getThreadsCLOption() {
   return threadsOption ? threadsOption->getValue() : 0;
 }
 
+/// The CPU features that a native target's instructions need (none for
+/// generic and loops): the one list behind the host target, the tools'
+/// target check and CompiledModule::compile's refusal.
+static ArrayRef<StringRef> requiredFeatures(StringRef target) {
+  static const StringRef vnni[] = {"avx512f", "avx512bw", "avx512vnni"};
+  static const StringRef avx512bw[] = {"avx512f", "avx512bw"};
+  static const StringRef avx2[] = {"avx2"};
+  if (target == "avx512-vnni")
+    return vnni;
+  if (target == "int16-avx512bw")
+    return avx512bw;
+  if (target == "int16")
+    return avx2;
+  return {};
+}
+
+/// The first feature of `target` that this CPU lacks, if any.
+static std::optional<StringRef> missingHostFeature(StringRef target) {
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  for (StringRef feature : requiredFeatures(target))
+    if (!host.lookup(feature))
+      return feature;
+  return std::nullopt;
+}
+
 std::string qnn::getHostTarget() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
-    return "avx512-vnni";
-  // 512-bit vpmaddwd: twice the 256-bit one's products per instruction.
-  if (features.lookup("avx512f") && features.lookup("avx512bw"))
-    return "int16-avx512bw";
-  if (features.lookup("avx2"))
-    return "int16";
+  // 512-bit vpmaddwd (int16-avx512bw): twice the 256-bit one's products
+  // per instruction.
+  for (StringRef target : {"avx512-vnni", "int16-avx512bw", "int16"})
+    if (!missingHostFeature(target))
+      return target.str();
   return "generic";
 }
 
 llvm::Error qnn::checkTargetSupported(StringRef target) {
-  if (target == "generic" || target == "loops")
+  if (llvm::Error err = checkTargetKnown(target))
+    return err;
+  if (!missingHostFeature(target))
     return llvm::Error::success();
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (target == "avx512-vnni") {
-    if (features.lookup("avx512vnni") && features.lookup("avx512bw"))
-      return llvm::Error::success();
+  if (target == "avx512-vnni")
     return llvm::createStringError(
         "target avx512-vnni needs a CPU with AVX512-VNNI and AVX512BW; this "
         "host has neither or only one of them (use --target int16 or "
         "generic)");
-  }
-  if (target == "int16") {
-    if (features.lookup("avx2"))
-      return llvm::Error::success();
+  if (target == "int16")
     return llvm::createStringError(
         "target int16 needs a CPU with AVX2 (use --target generic)");
-  }
-  if (target == "int16-avx512bw") {
-    if (features.lookup("avx512f") && features.lookup("avx512bw"))
-      return llvm::Error::success();
-    return llvm::createStringError(
-        "target int16-avx512bw needs a CPU with AVX512F and AVX512BW (use "
-        "--target int16 or generic)");
-  }
-  return checkTargetKnown(target);
+  return llvm::createStringError(
+      "target int16-avx512bw needs a CPU with AVX512F and AVX512BW (use "
+      "--target int16 or generic)");
 }
 
 llvm::Error qnn::checkTargetKnown(StringRef target) {
@@ -182,26 +194,16 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
 
   // Refuse targets whose instructions this CPU lacks: running them would
   // end in SIGILL.
-  {
-    SmallVector<StringRef> needed;
-    if (options.target == "avx512-vnni" && !options.emulateVNNI)
-      needed = {"avx512f", "avx512bw", "avx512vnni"};
-    else if (options.target == "int16")
-      needed = {"avx2"};
-    else if (options.target == "int16-avx512bw")
-      needed = {"avx512f", "avx512bw"};
-    llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
-    for (StringRef feature : needed)
-      if (!host.lookup(feature))
-        return makeError("target '" + options.target +
-                         "' needs the CPU "
-                         "feature " +
-                         feature + ", which this CPU lacks" +
-                         (options.target == "avx512-vnni"
-                              ? " (emulateVNNI computes the same integers "
-                                "with generic vector code)"
-                              : ""));
-  }
+  if (!(options.target == "avx512-vnni" && options.emulateVNNI))
+    if (std::optional<StringRef> feature = missingHostFeature(options.target))
+      return makeError("target '" + options.target +
+                       "' needs the CPU "
+                       "feature " +
+                       *feature + ", which this CPU lacks" +
+                       (options.target == "avx512-vnni"
+                            ? " (emulateVNNI computes the same integers "
+                              "with generic vector code)"
+                            : ""));
 
   if (options.threads != 1 && getOpenMPLibraryPath().empty())
     return makeError("threads = " + Twine(options.threads) +
