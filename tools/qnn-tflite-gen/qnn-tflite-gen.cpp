@@ -246,6 +246,21 @@ Model fullyConnected() {
   return w.finish({in}, {out});
 }
 
+Model fullyConnectedUniform() {
+  // Constants of one repeated value (weights 3, bias -5): the importer
+  // makes them splats.
+  ModelWriter w;
+  int in = w.activation("input", {1, 8}, I8, perTensor(0.2f, 0));
+  int f = w.weights("weights", {3, 8}, I8, perTensor(0.01f, 0), 3, 3);
+  int b = w.bias("bias", 3, -5, -5, perTensor(0.002f, 0));
+  int out = w.activation("output", {1, 3}, I8, perTensor(0.02f, 2));
+  w.op(BuiltinOperator::FULLY_CONNECTED, {in, f, b}, {out},
+       BuiltinOptions::FullyConnectedOptions,
+       tfl::CreateFullyConnectedOptions(w.fbb, ActivationFunctionType::NONE)
+           .Union());
+  return w.finish({in}, {out});
+}
+
 Model fullyConnectedNoBias() {
   ModelWriter w;
   int in = w.activation("input", {2, 4}, U8, perTensor(0.2f, 128));
@@ -1445,6 +1460,7 @@ const std::map<std::string, std::function<Model()>> &models() {
       {"conv2d_valid_u8", conv2dValidU8},
       {"depthwise", depthwise},
       {"fully_connected", fullyConnected},
+      {"fully_connected_uniform", fullyConnectedUniform},
       {"fully_connected_u8_nobias", fullyConnectedNoBias},
       {"add", add},
       {"mul", mul},
