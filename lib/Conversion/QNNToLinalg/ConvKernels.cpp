@@ -1812,6 +1812,14 @@ struct KernelBuilder {
     });
   }
 
+  /// The output row and column of pixel `m` of the flattened (oh, ow)
+  /// plane.
+  std::pair<Value, Value> pixelCoords(OpBuilder &ob, Value m) {
+    Value owDim = idx(ob, s.ow);
+    return {arith::DivUIOp::create(ob, loc, m, owDim),
+            arith::RemUIOp::create(ob, loc, m, owDim)};
+  }
+
   /// Whether pixelTileLoops runs its tiles of `rowsPerTile` pixels on
   /// threads: with `parallel`, more than one tile, and enough work to pay
   /// for waking a thread team (small kernels run on the calling thread).
@@ -1846,10 +1854,9 @@ struct KernelBuilder {
                         Value group) {
       SmallVector<Value> ohs, ows;
       for (int64_t r = 0; r < rows; ++r) {
-        Value m = add(ob, first, r);
-        Value owDim = idx(ob, s.ow);
-        ohs.push_back(arith::DivUIOp::create(ob, loc, m, owDim));
-        ows.push_back(arith::RemUIOp::create(ob, loc, m, owDim));
+        auto [oh, ow] = pixelCoords(ob, add(ob, first, r));
+        ohs.push_back(oh);
+        ows.push_back(ow);
       }
       tile(ob, nIv, ohs, ows, group);
     };
@@ -2256,14 +2263,14 @@ struct KernelBuilder {
         return {remU(ob, u, fullTiles), divU(ob, u, fullTiles)};
       return {divU(ob, u, groups), remU(ob, u, groups)};
     };
-    auto pixelAt = [&](OpBuilder &ob, Value t,
-                       Value r) -> std::pair<Value, Value> {
-      Value m = arith::AddIOp::create(ob, loc, mul(ob, t, pipeRows), r);
-      return {divU(ob, m, s.ow), remU(ob, m, s.ow)};
+    auto pixelAt = [&](OpBuilder &ob, Value t, Value r) {
+      return pixelCoords(
+          ob, arith::AddIOp::create(ob, loc, mul(ob, t, pipeRows), r));
     };
-    // The epilogue of pixel r of unit u, from the stash.
-    auto stashedPixel = [&](OpBuilder &ob, Value nIv, Value u, Value r) {
-      auto [t, g] = unitTileGroup(ob, u);
+    // The epilogue of pixel r of the unit of tile t and group g, from the
+    // stash.
+    auto stashedPixel = [&](OpBuilder &ob, Value nIv, Value t, Value g,
+                            Value r) {
       auto [oh, ow] = pixelAt(ob, t, r);
       SmallVector<Value> blockChannel = blockChannels(ob, mul(ob, g, nr));
       Value base = mul(ob, r, nr * lanes);
@@ -2290,12 +2297,15 @@ struct KernelBuilder {
         Value zero = idx(ub, 0);
         Value hasPrev =
             arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::ugt, u, zero);
-        Value prev = arith::SubIOp::create(ub, loc, u, idx(ub, 1));
+        // The previous unit, whose epilogue this one's first steps apply.
+        Value prevT, prevG;
+        std::tie(prevT, prevG) =
+            unitTileGroup(ub, arith::SubIOp::create(ub, loc, u, idx(ub, 1)));
         auto withEpilogue = scf::ForOp::create(
             ub, loc, zero, idx(ub, pipeRows), idx(ub, 1), init,
             [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
               scf::IfOp::create(lb, loc, hasPrev, [&](OpBuilder &ib, Location) {
-                stashedPixel(ib, nIv, prev, cc);
+                stashedPixel(ib, nIv, prevT, prevG, cc);
                 scf::YieldOp::create(ib, loc);
               });
               scf::YieldOp::create(lb, loc,
@@ -2314,15 +2324,17 @@ struct KernelBuilder {
           vector::StoreOp::create(ub, loc, acc, stash,
                                   ValueRange{idx(ub, i * lanes)});
       });
-      Value last = idx(nb, units - 1);
-      forLoop(nb, 0, pipeRows, 1,
-              [&](OpBuilder &rb, Value r) { stashedPixel(rb, nIv, last, r); });
+      Value lastT, lastG;
+      std::tie(lastT, lastG) = unitTileGroup(nb, idx(nb, units - 1));
+      forLoop(nb, 0, pipeRows, 1, [&](OpBuilder &rb, Value r) {
+        stashedPixel(rb, nIv, lastT, lastG, r);
+      });
       if (rest) {
         SmallVector<Value> ohs, ows;
         for (int64_t r = 0; r < rest; ++r) {
-          Value m = idx(nb, fullTiles * pipeRows + r);
-          ohs.push_back(divU(nb, m, s.ow));
-          ows.push_back(remU(nb, m, s.ow));
+          auto [oh, ow] = pixelCoords(nb, idx(nb, fullTiles * pipeRows + r));
+          ohs.push_back(oh);
+          ows.push_back(ow);
         }
         tileBody(nb, nIv, ohs, ows, Value());
       }
