@@ -5,8 +5,13 @@
 # OUTDIR/run.sh, run there, writes $OUT/bench.txt: the peers (oneDNN,
 # XNNPACK; bench/PeersBenchmark.cpp built without MLIR, their shared
 # libraries carried in OUTDIR/lib) and qnn-mlir's programs for the same
-# layers, compiled ahead of time for CPU (qnn-compile --cpu), 1 and 2
-# threads for the peers (qnn-mlir's code is single-threaded).
+# layers, compiled ahead of time for CPU (qnn-compile --cpu): every layer
+# as serial code (--threads 1), the 27 chained layers also as OpenMP code
+# (--threads 0, libomp carried in OUTDIR/lib) run on 2 threads. The peers
+# run on 1 and 2 threads; oneDNN also limited to AVX512-VNNI
+# (ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI: the like-for-like figure on a CPU
+# with AMX, whose tiles oneDNN otherwise uses). Two CPUs of different
+# cores are used (not SMT siblings).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BIN="${QNN_BUILD_DIR:-$ROOT/build}/bin"
@@ -22,6 +27,8 @@ ldd "$OUTDIR/peers" | awk '/=> \// {print $3}' |
   grep -vE '/(libc|libm|libpthread|libdl|librt|ld-linux[^/]*)\.so' |
   xargs -I{} cp -L {} "$OUTDIR/lib/"
 
+cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUTDIR/lib/"
+cp "$BIN/qnn-bench-peak" "$OUTDIR/"
 QNN_BENCH_DUMP_LAYERS="$OUTDIR/src" "$BIN/qnn-bench-peers"
 for src in "$OUTDIR"/src/*.mlir; do
   name=$(basename "$src" .mlir)
@@ -30,9 +37,15 @@ for src in "$OUTDIR"/src/*.mlir; do
   bytes=$(( ${dims//x/*} ))
   python3 "$ROOT/test/lib/mkbin.py" "$OUTDIR/qnn/$name.in.bin" i8 --random "$bytes" 1
   for t in avx512-vnni int16-avx512bw; do
-    "$BIN/qnn-compile" "$src" --target "$t" --cpu "$CPU" -o "$OUTDIR/src/$name.$t.o"
-    cc -O2 -include "$OUTDIR/src/$name.$t.h" "$HERE/driver.c" "$OUTDIR/src/$name.$t.o" \
-      -lm -o "$OUTDIR/qnn/$name.$t.exe"
+    for threads in 1 0; do
+      [ "$threads" = 0 ] && [ "$name" != mobilenet_v1_convs ] && continue
+      v=$t.t1; link=(-lm)
+      [ "$threads" = 0 ] && { v=$t.omp; link=(-lm -L/usr/lib/llvm-22/lib -lomp -Wl,-rpath,'$ORIGIN/../lib'); }
+      "$BIN/qnn-compile" "$src" --target "$t" --cpu "$CPU" --threads "$threads" \
+        -o "$OUTDIR/src/$name.$v.o"
+      cc -O2 -include "$OUTDIR/src/$name.$v.h" "$HERE/driver.c" "$OUTDIR/src/$name.$v.o" \
+        "${link[@]}" -o "$OUTDIR/qnn/$name.$v.exe"
+    done
   done
 done
 rm -rf "$OUTDIR/src"
@@ -41,18 +54,35 @@ cat > "$OUTDIR/run.sh" <<'RUN'
 #!/usr/bin/env bash
 cd "$(dirname "$0")"
 out="$OUT/bench.txt"
+# CPU 2 and a CPU of another core.
+core2=$(cat /sys/devices/system/cpu/cpu2/topology/core_id)
+other=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+  n=${c##*cpu}; [ "$n" -gt 2 ] && [ "$(cat $c/topology/core_id)" != "$core2" ] && echo $n; done |
+  sort -n | head -1)
 { grep -m1 "model name" /proc/cpuinfo
+  echo "cpus: 2 and $other"
+  taskset -c 2 ./qnn-bench-peak
   for exe in qnn/*.exe; do
     base=$(basename "$exe" .exe); name=${base%%.*}
-    echo "qnn-mlir/$base $(taskset -c 2 "$exe" "qnn/$name.in.bin" /tmp/o.bin 200)"
+    cpus=2; case $base in *.omp) cpus=2,$other;; esac
+    echo "qnn-mlir/$base $(OMP_NUM_THREADS=2 taskset -c $cpus "$exe" "qnn/$name.in.bin" /tmp/o.bin 500)"
   done
+  echo "== oneDNN's kernel for pw3, default and VNNI-limited"
+  LD_LIBRARY_PATH=lib ONEDNN_VERBOSE=1 ./peers --benchmark_filter=oneDNN/pw3 \
+    --benchmark_min_time=0.01 2>&1 | grep -m1 'exec,cpu,convolution'
+  LD_LIBRARY_PATH=lib ONEDNN_VERBOSE=1 ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI ./peers \
+    --benchmark_filter=oneDNN/pw3 --benchmark_min_time=0.01 2>&1 | grep -m1 'exec,cpu,convolution'
   for threads in 1 2; do
+    cpus=2; [ "$threads" = 2 ] && cpus=2,$other
     echo "== peers, $threads thread(s)"
-    cpus=2; [ "$threads" = 2 ] && cpus=2,3
     LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
-      taskset -c $cpus ./peers \
-      --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2>&1 |
-      grep -E "median"
+      taskset -c $cpus ./peers --benchmark_repetitions=5 --benchmark_min_time=0.2 \
+      --benchmark_report_aggregates_only=true 2>&1 | grep -E "median"
+    echo "== oneDNN limited to AVX512_CORE_VNNI, $threads thread(s)"
+    LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
+      ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI taskset -c $cpus ./peers \
+      --benchmark_filter=oneDNN --benchmark_repetitions=5 --benchmark_min_time=0.2 \
+      --benchmark_report_aggregates_only=true 2>&1 | grep -E "median"
   done
 } > "$out" 2>&1
 RUN

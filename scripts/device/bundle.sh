@@ -6,7 +6,11 @@
 # OUTDIR gets run.sh (to run there: writes $OUT/log.txt and
 # $OUT/outputs.tar) and, back here, scripts/device/check.sh OUTDIR RESULTS
 # compares every output with the reference evaluator's bytes (models) or the
-# independently computed integers (execution-test cases).
+# independently computed integers (execution-test cases). Every model is
+# built as serial code (--threads 1, NAME.TARGET.t1) and, for the native
+# targets, as OpenMP code (--threads 0, NAME.TARGET.omp, run on 2 threads):
+# OUTDIR/lib carries the libomp they link, and run.sh's log holds each
+# one's median time (whole networks on the remote CPU).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BIN="${QNN_BUILD_DIR:-$ROOT/build}/bin"
@@ -14,7 +18,10 @@ OUTDIR="$1"
 CPU="${2:-x86-64-v4}"
 MODELS="$(cd "$ROOT/.." && pwd)/shared/models"
 TARGETS="avx512-vnni int16-avx512bw generic"
-mkdir -p "$OUTDIR/models" "$OUTDIR/cases"
+mkdir -p "$OUTDIR/models" "$OUTDIR/cases" "$OUTDIR/lib"
+OMPDIR=/usr/lib/llvm-22/lib
+cp -L "$OMPDIR/libomp.so.5" "$OUTDIR/lib/"
+OMPLINK=(-L"$OMPDIR" -lomp -Wl,-rpath,'$ORIGIN/../lib')
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Models: NAME SOURCE INPUT (generated ones get a deterministic input).
@@ -38,9 +45,15 @@ for m in $models; do
   "$BIN/qnn-run" --reference "$OUTDIR/$name.npu.mlir" --input "$OUTDIR/models/$name.in.bin" \
     --output "$OUTDIR/$name.ref.bin"
   for t in $TARGETS; do
-    "$BIN/qnn-compile" "$OUTDIR/$name.npu.mlir" --target "$t" --cpu "$CPU" -o "$OUTDIR/$name.$t.o"
-    cc -O2 -include "$OUTDIR/$name.$t.h" "$HERE/driver.c" "$OUTDIR/$name.$t.o" -lm \
-      -o "$OUTDIR/models/$name.$t.exe"
+    for threads in 1 0; do
+      [ "$t" = generic ] && [ "$threads" = 0 ] && continue
+      v=$t.t1; link=(-lm)
+      [ "$threads" = 0 ] && { v=$t.omp; link=(-lm "${OMPLINK[@]}"); }
+      "$BIN/qnn-compile" "$OUTDIR/$name.npu.mlir" --target "$t" --cpu "$CPU" \
+        --threads "$threads" -o "$OUTDIR/$name.$v.o"
+      cc -O2 -include "$OUTDIR/$name.$v.h" "$HERE/driver.c" "$OUTDIR/$name.$v.o" \
+        "${link[@]}" -o "$OUTDIR/models/$name.$v.exe"
+    done
   done
   echo "bundle: $name"
 done
@@ -53,7 +66,8 @@ for c in $cases; do
   for t in avx512-vnni int16-avx512bw; do
     "$BIN/qnn-compile" "$OUTDIR/$c.mlir" --target "$t" --cpu "$CPU" -o "$OUTDIR/$c.$t.o"
     printf 'int qnn_main(void);\nint main(void) { return qnn_main(); }\n' > "$OUTDIR/case-main.c"
-    cc -O2 "$OUTDIR/case-main.c" "$HERE/rt.c" "$OUTDIR/$c.$t.o" -lm -o "$OUTDIR/cases/$c.$t.exe"
+    cc -O2 "$OUTDIR/case-main.c" "$HERE/rt.c" "$OUTDIR/$c.$t.o" -lm "${OMPLINK[@]}" \
+      -o "$OUTDIR/cases/$c.$t.exe"
   done
 done
 echo "$cases" > "$OUTDIR/cases.txt"
@@ -63,19 +77,25 @@ cat > "$OUTDIR/run.sh" <<'RUN'
 # Runs every executable of the bundle; $OUT gets log.txt and outputs.tar.
 cd "$(dirname "$0")"
 log="$OUT/log.txt"; mkdir -p out
+# OpenMP code runs on CPU 2 and a CPU of another core (not an SMT sibling).
+core2=$(cat /sys/devices/system/cpu/cpu2/topology/core_id)
+other=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
+  n=${c##*cpu}; [ "$n" -gt 2 ] && [ "$(cat $c/topology/core_id)" != "$core2" ] && echo $n; done |
+  sort -n | head -1)
 { grep -m1 "model name" /proc/cpuinfo
   echo "flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -E '^(avx2|avx512f|avx512bw|avx512_vnni|avx_vnni)$' | tr '\n' ' ')"
 } > "$log"
 for exe in models/*.exe; do
   base=$(basename "$exe" .exe); name=${base%%.*}
-  echo "$base $(taskset -c 2 "$exe" "models/$name.in.bin" "out/$base.bin" 30 2>&1)" >> "$log"
+  cpus=2; case $base in *.omp) cpus=2,$other;; esac
+  echo "$base $(OMP_NUM_THREADS=2 taskset -c $cpus "$exe" "models/$name.in.bin" "out/$base.bin" 30 2>&1)" >> "$log"
 done
 for exe in cases/*.exe; do
   base=$(basename "$exe" .exe)
-  "$exe" > "out/$base.txt" 2>&1; echo "$base rc=$?" >> "$log"
+  OMP_NUM_THREADS=2 taskset -c 2,$other "$exe" > "out/$base.txt" 2>&1; echo "$base rc=$?" >> "$log"
 done
 tar cf "$OUT/outputs.tar" out
 RUN
 chmod +x "$OUTDIR/run.sh"
-rm -f "$OUTDIR"/*.o
+rm -f "$OUTDIR"/*.o "$OUTDIR"/*.h
 du -sh "$OUTDIR"
