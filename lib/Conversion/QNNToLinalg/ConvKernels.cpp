@@ -917,6 +917,11 @@ struct KernelBuilder {
   Value x, w, corr, out;
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
+  /// The kernel's entry block, its constants (constant) and derived
+  /// values (derived).
+  Block *entry = nullptr;
+  DenseMap<Attribute, Value> constants = {};
+  DenseMap<std::pair<Value, const char *>, Value> derivations = {};
 
   /// The epilogue's bias add: when its accumulator argument has one user,
   /// an addi with a per-channel argument or a constant, that addi. The
@@ -1402,7 +1407,9 @@ struct KernelBuilder {
   /// Matches trunci(minsi(maxsi(shrsi(addi(P, shli(1, subi(T, 1))), T),
   /// INT32_MIN), INT32_MAX)) with P = muli(sext a, b) and T = addi(sext r,
   /// 31) or a constant >= 31, intermediates used only inside the pattern
-  /// (the emitSingleRoundingMultiply form without a left shift).
+  /// (the emitSingleRoundingMultiply form without a left shift). With a
+  /// per-channel r, canonicalization folds subi(T, 1) into addi(sext r,
+  /// 30): both forms match.
   static std::optional<RoundedProduct> matchRoundedProduct(Operation &op) {
     auto trunc = truncI64ToI32(op);
     if (!trunc)
@@ -1450,11 +1457,21 @@ struct KernelBuilder {
       auto shl = round.getDefiningOp<arith::ShLIOp>();
       if (!shl || !shl->hasOneUse() || !isConst(shl.getLhs(), 1))
         return std::nullopt;
-      auto sub = shl.getRhs().getDefiningOp<arith::SubIOp>();
-      if (!sub || !sub->hasOneUse() || sub.getLhs() != total ||
-          !isConst(sub.getRhs(), 1))
+      // total - 1, or r + 30 once canonicalization has folded it.
+      Operation *exponent = shl.getRhs().getDefiningOp();
+      if (!exponent || !exponent->hasOneUse())
         return std::nullopt;
-      r.ops = {sub, shl};
+      if (auto sub = dyn_cast<arith::SubIOp>(exponent)) {
+        if (sub.getLhs() != total || !isConst(sub.getRhs(), 1))
+          return std::nullopt;
+      } else if (auto sum30 = dyn_cast<arith::AddIOp>(exponent)) {
+        auto ext = sum30.getLhs().getDefiningOp<arith::ExtSIOp>();
+        if (!ext || ext.getIn() != r.shift || !isConst(sum30.getRhs(), 30))
+          return std::nullopt;
+      } else {
+        return std::nullopt;
+      }
+      r.ops = {exponent, shl};
     } else if (!isConst(round, int64_t(1) << (30 + r.constantShift))) {
       return std::nullopt;
     }
@@ -1553,12 +1570,56 @@ struct KernelBuilder {
     return r;
   }
 
+  /// The constant `value`, created once per kernel at the start of its
+  /// entry block (every use is inside the function).
+  Value constant(Attribute value) {
+    Value &c = constants[value];
+    if (!c) {
+      OpBuilder cb = OpBuilder::atBlockBegin(entry);
+      c = arith::ConstantOp::create(cb, loc, cast<TypedAttr>(value));
+    }
+    return c;
+  }
+
+  /// `make(builder)`, a pure function of `v` (and of constants) named by
+  /// `tag`, computed once, right after `v`'s definition, so that it is
+  /// available wherever `v` is: the epilogue's derivations of its
+  /// per-channel constants (multiplier halves, shift halves, rounding
+  /// terms) are emitted once per channel block instead of once per output
+  /// vector (a sixth of the kernels' operations before, left for LLVM's
+  /// CSE).
+  Value derived(Value v, StringLiteral tag,
+                function_ref<Value(OpBuilder &)> make) {
+    auto key = std::make_pair(v, tag.data());
+    if (auto it = derivations.find(key); it != derivations.end())
+      return it->second;
+    // Right after v's definition (the start of its block for an argument)
+    // and, in the entry block, past the kernel's constants too: constant()
+    // puts them at its start, the newest first, and make may use any.
+    OpBuilder db(v.getContext());
+    Block *block = v.getParentBlock();
+    Operation *def = v.getDefiningOp();
+    Operation *next =
+        def ? def->getNextNode() : (block->empty() ? nullptr : &block->front());
+    if (block == entry)
+      while (isa_and_nonnull<arith::ConstantOp>(next)) {
+        def = next;
+        next = next->getNextNode();
+      }
+    if (def)
+      db.setInsertionPointAfter(def);
+    else
+      db.setInsertionPointToStart(block);
+    Value result = make(db);
+    derivations[key] = result;
+    return result;
+  }
+
   /// A splat of `v` over the 64-bit lanes of an epilogue vector (lanes / 2
   /// of them): the even/odd-lane products' operands.
-  Value pairSplat(OpBuilder &ob, int64_t v) {
-    auto pairs = VectorType::get({s.lanes() / 2}, ob.getI64Type());
-    return arith::ConstantOp::create(
-        ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
+  Value pairSplat(OpBuilder &, int64_t v) {
+    auto pairs = VectorType::get({s.lanes() / 2}, b.getI64Type());
+    return constant(DenseElementsAttr::get(pairs, b.getI64IntegerAttr(v)));
   }
 
   /// The per-lane right shifts of the even and of the odd i32 lanes as
@@ -1570,10 +1631,13 @@ struct KernelBuilder {
       Value c = pairSplat(ob, constantShift);
       return {c, c};
     }
-    auto pairs = VectorType::get({s.lanes() / 2}, ob.getI64Type());
-    Value q = vector::BitCastOp::create(ob, loc, pairs, shift);
-    Value even = arith::AndIOp::create(ob, loc, q, pairSplat(ob, 0xffffffffLL));
-    Value odd = arith::ShRUIOp::create(ob, loc, q, pairSplat(ob, 32));
+    Value q = asPairs(ob, shift);
+    Value even = derived(q, "low32", [&](OpBuilder &db) -> Value {
+      return arith::AndIOp::create(db, loc, q, pairSplat(db, 0xffffffffLL));
+    });
+    Value odd = derived(q, "high32u", [&](OpBuilder &db) -> Value {
+      return arith::ShRUIOp::create(db, loc, q, pairSplat(db, 32));
+    });
     return {even, odd};
   }
 
@@ -1593,10 +1657,14 @@ struct KernelBuilder {
     auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = splat(int64_t(1) << 30), one = splat(1);
     auto nudged = [&](Value p, Value e) -> Value {
-      Value round = arith::OrIOp::create(
-          ob, loc, arith::ShLIOp::create(ob, loc, half, e), half);
-      Value correction = arith::ShLIOp::create(
-          ob, loc, arith::MinUIOp::create(ob, loc, e, one), splat(31));
+      Value round = derived(e, "round2", [&](OpBuilder &db) -> Value {
+        return arith::OrIOp::create(
+            db, loc, arith::ShLIOp::create(db, loc, half, e), half);
+      });
+      Value correction = derived(e, "correction2", [&](OpBuilder &db) -> Value {
+        return arith::ShLIOp::create(
+            db, loc, arith::MinUIOp::create(db, loc, e, one), splat(31));
+      });
       Value negative = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
                                              p, splat(-(int64_t(1) << 30)));
       Value corrected =
@@ -1607,7 +1675,9 @@ struct KernelBuilder {
     // One statement per op (the IR's order must not depend on the order in
     // which the compiler evaluates arguments).
     Value evenSum = nudged(even, eEven);
-    Value evenTotal = arith::AddIOp::create(ob, loc, eEven, splat(31));
+    Value evenTotal = derived(eEven, "plus31", [&](OpBuilder &db) -> Value {
+      return arith::AddIOp::create(db, loc, eEven, splat(31));
+    });
     even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
     Value oddSum = nudged(odd, eOdd);
     odd = arith::ShLIOp::create(
@@ -1632,17 +1702,18 @@ struct KernelBuilder {
     auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = splat(int64_t(1) << 30);
     auto rounding = [&](Value r) {
-      return arith::ShLIOp::create(ob, loc, half, r);
+      return derived(r, "round1", [&](OpBuilder &db) -> Value {
+        return arith::ShLIOp::create(db, loc, half, r);
+      });
     };
-    even = arith::ShRSIOp::create(
-        ob, loc, arith::AddIOp::create(ob, loc, even, rounding(rEven)),
-        arith::AddIOp::create(ob, loc, rEven, c31));
+    Value evenTotal = derived(rEven, "plus31", [&](OpBuilder &db) -> Value {
+      return arith::AddIOp::create(db, loc, rEven, c31);
+    });
+    Value evenSum = arith::AddIOp::create(ob, loc, even, rounding(rEven));
+    even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
+    Value oddSum = arith::AddIOp::create(ob, loc, odd, rounding(rOdd));
     odd = arith::ShLIOp::create(
-        ob, loc,
-        arith::ShRSIOp::create(
-            ob, loc, arith::AddIOp::create(ob, loc, odd, rounding(rOdd)),
-            rOdd),
-        c1);
+        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, rOdd), c1);
     return blendEvenOdd(ob, wideType, even, odd);
   }
 
@@ -1655,11 +1726,7 @@ struct KernelBuilder {
   /// integers as widening every lane, without the unpacking and packing.
   Value highHalfProduct(OpBuilder &ob, Value a, Value b) {
     int64_t n = s.lanes();
-    auto pairs = VectorType::get({n / 2}, ob.getI64Type());
-    auto splat = [&](int64_t v) {
-      return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(v)));
-    };
+    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     auto [even, odd] = evenOddProducts(ob, a, b);
     Value half = splat(int64_t(1) << 30);
     even = arith::ShRSIOp::create(
@@ -1669,37 +1736,52 @@ struct KernelBuilder {
     return blendEvenOdd(ob, VectorType::get({n}, ob.getI32Type()), even, odd);
   }
 
+  /// The i32 vector `v` as lanes() / 2 64-bit lanes.
+  Value asPairs(OpBuilder &ob, Value v) {
+    auto pairs = VectorType::get({s.lanes() / 2}, ob.getI64Type());
+    return derived(v, "pairs", [&](OpBuilder &db) -> Value {
+      return vector::BitCastOp::create(db, loc, pairs, v);
+    });
+  }
+
   /// The exact i64 products of the even lanes and of the odd lanes of the
   /// i32 vectors a and b (an operand that is an i64 splat constant, a
   /// per-tensor multiplier, is taken as its i32 splat): the low halves of
   /// the 64-bit lanes sign-extended in place (shl, shrsi 32), the high
   /// halves shifted down (shrsi 32); x86 multiplies either with vpmuldq.
+  /// The halves of a per-channel operand are computed once per channel
+  /// block (derived).
   std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b) {
     int64_t n = s.lanes();
     auto wideType = VectorType::get({n}, ob.getI32Type());
-    auto pairs = VectorType::get({n / 2}, ob.getI64Type());
     auto asI32 = [&](Value v) -> Value {
       DenseIntElementsAttr attr;
       if (cast<VectorType>(v.getType()).getElementType().isInteger(32) ||
           !matchPattern(v, m_Constant(&attr)))
         return v;
-      return arith::ConstantOp::create(
-          ob, loc,
-          DenseElementsAttr::get(
-              wideType, ob.getI32IntegerAttr(static_cast<int32_t>(
-                            attr.getSplatValue<APInt>().getSExtValue()))));
+      return constant(DenseElementsAttr::get(
+          wideType, ob.getI32IntegerAttr(static_cast<int32_t>(
+                        attr.getSplatValue<APInt>().getSExtValue()))));
     };
-    Value c32 = arith::ConstantOp::create(
-        ob, loc, DenseElementsAttr::get(pairs, ob.getI64IntegerAttr(32)));
-    Value aq = vector::BitCastOp::create(ob, loc, pairs, asI32(a));
-    Value bq = vector::BitCastOp::create(ob, loc, pairs, asI32(b));
+    Value c32 = pairSplat(ob, 32);
+    Value aq = asPairs(ob, asI32(a));
+    Value bq = asPairs(ob, asI32(b));
     auto low = [&](Value q) {
-      return arith::ShRSIOp::create(
-          ob, loc, arith::ShLIOp::create(ob, loc, q, c32), c32);
+      return derived(q, "low", [&](OpBuilder &db) -> Value {
+        return arith::ShRSIOp::create(
+            db, loc, arith::ShLIOp::create(db, loc, q, c32), c32);
+      });
     };
-    auto high = [&](Value q) { return arith::ShRSIOp::create(ob, loc, q, c32); };
-    return {arith::MulIOp::create(ob, loc, low(aq), low(bq)),
-            arith::MulIOp::create(ob, loc, high(aq), high(bq))};
+    auto high = [&](Value q) {
+      return derived(q, "high", [&](OpBuilder &db) -> Value {
+        return arith::ShRSIOp::create(db, loc, q, c32);
+      });
+    };
+    Value aLow = low(aq), bLow = low(bq);
+    Value evenProduct = arith::MulIOp::create(ob, loc, aLow, bLow);
+    Value aHigh = high(aq), bHigh = high(bq);
+    Value oddProduct = arith::MulIOp::create(ob, loc, aHigh, bHigh);
+    return {evenProduct, oddProduct};
   }
 
   /// The low halves of `even`'s 64-bit lanes in the even i32 lanes and the
@@ -1710,13 +1792,11 @@ struct KernelBuilder {
     SmallVector<bool> evenLanes;
     for (int64_t i = 0; i < n; ++i)
       evenLanes.push_back(i % 2 == 0);
-    Value mask = arith::ConstantOp::create(
-        ob, loc,
-        DenseElementsAttr::get(VectorType::get({n}, ob.getI1Type()),
-                               ArrayRef<bool>(evenLanes)));
-    return arith::SelectOp::create(
-        ob, loc, mask, vector::BitCastOp::create(ob, loc, wideType, even),
-        vector::BitCastOp::create(ob, loc, wideType, odd));
+    Value mask = constant(DenseElementsAttr::get(
+        VectorType::get({n}, ob.getI1Type()), ArrayRef<bool>(evenLanes)));
+    Value evenWide = vector::BitCastOp::create(ob, loc, wideType, even);
+    Value oddWide = vector::BitCastOp::create(ob, loc, wideType, odd);
+    return arith::SelectOp::create(ob, loc, mask, evenWide, oddWide);
   }
 
   Value idx(OpBuilder &ob, int64_t v) {
@@ -2772,6 +2852,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    body->getArgument(1),
                    body->getArgument(2),
                    out};
+  kb.entry = body;
   if (epilogue) {
     kb.epilogue = epilogue;
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())

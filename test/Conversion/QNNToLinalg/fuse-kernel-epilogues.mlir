@@ -30,9 +30,12 @@
 // The rounding doubling high multiply (x * m + 2^30) >> 31 runs on the
 // even and odd i32 lanes as four i64 products each (the even lanes
 // sign-extended in place by shl/shrsi 32, the odd ones by shrsi 32), and a
-// blend of the two i32 views takes each result where it lies.
+// blend of the two i32 views takes each result where it lies. The
+// kernel's constants (the blend's lane mask among them) are made once, at
+// its start.
 // BODY-LABEL: func.func @fused
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY: %[[EVEN:.*]] = arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
 // BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
 // BODY: vector.bitcast %{{.*}} : vector<8xi32> to vector<4xi64>
@@ -41,8 +44,7 @@
 // BODY: arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
-// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// BODY: arith.select %[[EVEN]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<8xi8>
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
 // BODY-NOT: _epilogue0_fn

@@ -1,0 +1,34 @@
+// TFLite's single-rounding rescale with per-channel right shifts, through
+// the whole pipeline: canonicalization folds the template's rounding
+// exponent (31 + r) - 1 into r + 30 before the kernels are built, and the
+// kernels still recognize the product (ConvKernels.cpp,
+// matchRoundedProduct): vpmuldq-style products on the even and odd i32
+// lanes (vector<8xi64> for the 16-lane VNNI kernel, vector<4xi64> for the
+// 8-lane int16 one), never the template's widened 64-bit lanes
+// (vector<16xi64>, two registers per product and a 64-bit clamp). The
+// shift vector's halves (andi 0xffffffff, shrui 32) are derived once per
+// channel block, not once per output vector (8 pixels here). Execution:
+// test/Execution/single-rounding.test.
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=INT16
+
+// VNNI-LABEL: llvm.func @__qnn_kernel_vnni_
+// VNNI-NOT: vector<16xi64>
+// VNNI: llvm.and {{.*}} : vector<8xi64>
+// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
+// VNNI-NOT: vector<16xi64>
+// VNNI: llvm.mul {{.*}} : vector<8xi64>
+// VNNI-NOT: vector<16xi64>
+// VNNI-NOT: llvm.intr.smax{{.*}}xi64>
+// VNNI: llvm.return
+// INT16-LABEL: llvm.func @__qnn_kernel_int16_
+// INT16-NOT: vector<8xi64>
+// INT16: llvm.mul {{.*}} : vector<4xi64>
+// INT16-NOT: vector<8xi64>
+// INT16: llvm.return
+func.func @single_rounding(%x: tensor<1x4x8x8xi8>) -> tensor<1x4x8x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x8x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x8x16xi32>
+  %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009, 0.01, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x8x16xi32> -> tensor<1x4x8x16xi8>
+  return %y : tensor<1x4x8x16xi8>
+}
