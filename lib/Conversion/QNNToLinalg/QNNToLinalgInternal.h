@@ -180,6 +180,9 @@ struct KernelSpec {
 };
 
 constexpr llvm::StringLiteral kKernelAttrName = "qnn.conv_kernel";
+/// Unit attribute of the kernel functions: the LLVM lowering (FuncToLLVM)
+/// passes their buffers as bare pointers rather than memref descriptors.
+constexpr llvm::StringLiteral kBarePointerAttrName = "llvm.bareptr";
 /// On a kernel declaration: the private scalar function (accumulator,
 /// per-channel constants...) -> result that the kernel applies to its
 /// accumulators before storing them (qnn-fuse-kernel-epilogues). Such a

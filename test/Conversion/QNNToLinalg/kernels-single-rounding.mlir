@@ -12,7 +12,12 @@
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=INT16
 
-// VNNI-LABEL: llvm.func @__qnn_kernel_vnni_
+// The kernel takes its six buffers (input, weights, correction terms, two
+// per-channel epilogue vectors, output) as bare pointers
+// (qnn-materialize-conv-kernels marks it llvm.bareptr), not as memref
+// descriptors.
+// VNNI: llvm.call @__qnn_kernel_vnni_{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
+// VNNI-LABEL: llvm.func @__qnn_kernel_vnni_{{[0-9_a-z]*}}(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: !llvm.ptr, %arg5: !llvm.ptr) attributes {llvm.bareptr
 // VNNI-NOT: vector<16xi64>
 // VNNI: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
