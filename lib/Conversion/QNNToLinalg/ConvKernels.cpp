@@ -917,11 +917,17 @@ struct KernelBuilder {
   Value x, w, corr, out;
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
-  /// The kernel's entry block, its constants (constant) and derived
-  /// values (derived).
+  /// The kernel's entry block, and the values made once per kernel: its
+  /// constants (constant) and derived values (derived).
   Block *entry = nullptr;
-  DenseMap<Attribute, Value> constants = {};
-  DenseMap<std::pair<Value, const char *>, Value> derivations = {};
+  struct Memo {
+    // Not an aggregate, so that `= {}` calls this constructor (DenseMap's
+    // default constructor is explicit).
+    Memo() {}
+    DenseMap<Attribute, Value> constants;
+    DenseMap<std::pair<Value, const char *>, Value> derivations;
+  };
+  Memo memo = {};
 
   /// The epilogue's bias add: when its accumulator argument has one user,
   /// an addi with a per-channel argument or a constant, that addi. The
@@ -1573,7 +1579,7 @@ struct KernelBuilder {
   /// The constant `value`, created once per kernel at the start of its
   /// entry block (every use is inside the function).
   Value constant(Attribute value) {
-    Value &c = constants[value];
+    Value &c = memo.constants[value];
     if (!c) {
       OpBuilder cb = OpBuilder::atBlockBegin(entry);
       c = arith::ConstantOp::create(cb, loc, cast<TypedAttr>(value));
@@ -1591,7 +1597,7 @@ struct KernelBuilder {
   Value derived(Value v, StringLiteral tag,
                 function_ref<Value(OpBuilder &)> make) {
     auto key = std::make_pair(v, tag.data());
-    if (auto it = derivations.find(key); it != derivations.end())
+    if (auto it = memo.derivations.find(key); it != memo.derivations.end())
       return it->second;
     // Right after v's definition (the start of its block for an argument)
     // and, in the entry block, past the kernel's constants too: constant()
@@ -1611,7 +1617,7 @@ struct KernelBuilder {
     else
       db.setInsertionPointToStart(block);
     Value result = make(db);
-    derivations[key] = result;
+    memo.derivations[key] = result;
     return result;
   }
 
