@@ -1623,7 +1623,7 @@ struct KernelBuilder {
 
   /// A splat of `v` over the 64-bit lanes of an epilogue vector (lanes / 2
   /// of them): the even/odd-lane products' operands.
-  Value pairSplat(OpBuilder &, int64_t v) {
+  Value pairSplat(int64_t v) {
     auto pairs = VectorType::get({s.lanes() / 2}, b.getI64Type());
     return constant(DenseElementsAttr::get(pairs, b.getI64IntegerAttr(v)));
   }
@@ -1634,15 +1634,15 @@ struct KernelBuilder {
   std::pair<Value, Value> evenOddShifts(OpBuilder &ob, Value shift,
                                         int64_t constantShift) {
     if (!shift) {
-      Value c = pairSplat(ob, constantShift);
+      Value c = pairSplat(constantShift);
       return {c, c};
     }
     Value q = asPairs(ob, shift);
     Value even = derived(q, "low32", [&](OpBuilder &db) -> Value {
-      return arith::AndIOp::create(db, loc, q, pairSplat(db, 0xffffffffLL));
+      return arith::AndIOp::create(db, loc, q, pairSplat(0xffffffffLL));
     });
     Value odd = derived(q, "high32u", [&](OpBuilder &db) -> Value {
-      return arith::ShRUIOp::create(db, loc, q, pairSplat(db, 32));
+      return arith::ShRUIOp::create(db, loc, q, pairSplat(32));
     });
     return {even, odd};
   }
@@ -1658,10 +1658,9 @@ struct KernelBuilder {
   Value doubleRoundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                              int64_t constantShift) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
-    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     auto [even, odd] = evenOddProducts(ob, a, b);
     auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
-    Value half = splat(int64_t(1) << 30), one = splat(1);
+    Value half = pairSplat(int64_t(1) << 30), one = pairSplat(1);
     auto nudged = [&](Value p, Value e) -> Value {
       Value round = derived(e, "round2", [&](OpBuilder &db) -> Value {
         return arith::OrIOp::create(
@@ -1669,12 +1668,12 @@ struct KernelBuilder {
       });
       Value correction = derived(e, "correction2", [&](OpBuilder &db) -> Value {
         return arith::ShLIOp::create(
-            db, loc, arith::MinUIOp::create(db, loc, e, one), splat(31));
+            db, loc, arith::MinUIOp::create(db, loc, e, one), pairSplat(31));
       });
       Value negative = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
-                                             p, splat(-(int64_t(1) << 30)));
+                                             p, pairSplat(-(int64_t(1) << 30)));
       Value corrected =
-          arith::SelectOp::create(ob, loc, negative, correction, splat(0));
+          arith::SelectOp::create(ob, loc, negative, correction, pairSplat(0));
       Value rounded = arith::AddIOp::create(ob, loc, p, round);
       return arith::SubIOp::create(ob, loc, rounded, corrected);
     };
@@ -1682,7 +1681,7 @@ struct KernelBuilder {
     // which the compiler evaluates arguments).
     Value evenSum = nudged(even, eEven);
     Value evenTotal = derived(eEven, "plus31", [&](OpBuilder &db) -> Value {
-      return arith::AddIOp::create(db, loc, eEven, splat(31));
+      return arith::AddIOp::create(db, loc, eEven, pairSplat(31));
     });
     even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
     Value oddSum = nudged(odd, eOdd);
@@ -1701,12 +1700,11 @@ struct KernelBuilder {
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                        int64_t constantShift) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
-    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     Value even, odd;
     std::tie(even, odd) = evenOddProducts(ob, a, b);
-    Value c31 = splat(31), c1 = splat(1);
+    Value c31 = pairSplat(31), c1 = pairSplat(1);
     auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
-    Value half = splat(int64_t(1) << 30);
+    Value half = pairSplat(int64_t(1) << 30);
     auto rounding = [&](Value r) {
       return derived(r, "round1", [&](OpBuilder &db) -> Value {
         return arith::ShLIOp::create(db, loc, half, r);
@@ -1732,13 +1730,12 @@ struct KernelBuilder {
   /// integers as widening every lane, without the unpacking and packing.
   Value highHalfProduct(OpBuilder &ob, Value a, Value b) {
     int64_t n = s.lanes();
-    auto splat = [&](int64_t v) { return pairSplat(ob, v); };
     auto [even, odd] = evenOddProducts(ob, a, b);
-    Value half = splat(int64_t(1) << 30);
+    Value half = pairSplat(int64_t(1) << 30);
     even = arith::ShRSIOp::create(
-        ob, loc, arith::AddIOp::create(ob, loc, even, half), splat(31));
+        ob, loc, arith::AddIOp::create(ob, loc, even, half), pairSplat(31));
     odd = arith::ShLIOp::create(
-        ob, loc, arith::AddIOp::create(ob, loc, odd, half), splat(1));
+        ob, loc, arith::AddIOp::create(ob, loc, odd, half), pairSplat(1));
     return blendEvenOdd(ob, VectorType::get({n}, ob.getI32Type()), even, odd);
   }
 
@@ -1769,7 +1766,7 @@ struct KernelBuilder {
           wideType, ob.getI32IntegerAttr(static_cast<int32_t>(
                         attr.getSplatValue<APInt>().getSExtValue()))));
     };
-    Value c32 = pairSplat(ob, 32);
+    Value c32 = pairSplat(32);
     Value aq = asPairs(ob, asI32(a));
     Value bq = asPairs(ob, asI32(b));
     auto low = [&](Value q) {
