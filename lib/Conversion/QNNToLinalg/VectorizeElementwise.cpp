@@ -22,6 +22,8 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
+
 namespace mlir::qnn {
 #define GEN_PASS_DEF_VECTORIZEELEMENTWISE
 #include "QNN/Conversion/Passes.h.inc"
@@ -39,6 +41,27 @@ static int64_t innerTile(int64_t size, int64_t maxWidth) {
     if (size % v == 0)
       return v;
   return 0;
+}
+
+/// The widest integer or float type among the op's operands and the
+/// values its body computes.
+static int64_t widestBits(linalg::LinalgOp op) {
+  int64_t bits = 0;
+  auto note = [&](Type t) {
+    t = getElementTypeOrSelf(t);
+    if (t.isIntOrFloat())
+      bits = std::max<int64_t>(bits, t.getIntOrFloatBitWidth());
+    else
+      bits = 64; // index and others: the narrowest tiles
+  };
+  for (Value v : op->getOperands())
+    note(v.getType());
+  op->walk([&](Operation *inner) {
+    if (inner != op.getOperation())
+      for (Type t : inner->getResultTypes())
+        note(t);
+  });
+  return bits;
 }
 
 namespace {
@@ -80,10 +103,8 @@ struct VectorizeElementwisePass
     // Candidates may grow: the tail of a split op is one more.
     for (size_t i = 0; i < candidates.size(); ++i) {
       linalg::LinalgOp op = candidates[i];
-      // An op on whole tensors (identity maps, new outputs, no operand that
-      // is a slice, so every buffer is contiguous) whose innermost
-      // dimension makes narrow tiles (3 input channels; a padded row of
-      // 900 bytes, tiles of 4) runs over one flattened dimension instead.
+      // An op on whole tensors: identity maps, new outputs, no operand that
+      // is a slice, so every buffer is contiguous.
       auto wholeTensor = [](Value v) {
         return !v.getDefiningOp<tensor::ExtractSliceOp>();
       };
@@ -92,15 +113,17 @@ struct VectorizeElementwisePass
           v = reshape.getSrc();
         return static_cast<bool>(v.getDefiningOp<tensor::EmptyOp>());
       };
-      // Pure data movement of bytes (padding fills and copies) moves 64
-      // bytes per step; arithmetic keeps `width` lanes.
-      int64_t opWidth = width;
-      if (isa<linalg::CopyOp, linalg::FillOp>(op.getOperation()) &&
-          getElementTypeOrSelf(op.getDpsInits()[0].getType())
-                  .getIntOrFloatBitWidth() == 8)
-        opWidth = 4 * width;
+      // `width` lanes of the widest type the op computes with (32 bits
+      // for the requantize epilogues): an op on bytes only (padding fills
+      // and copies, the sign flip of an int8 input) moves 4 * width bytes
+      // per step, one on 16 bits 2 * width lanes.
+      int64_t opWidth = width * 32 / std::clamp<int64_t>(widestBits(op), 8, 32);
       int64_t innerSize = op.getStaticLoopRanges().back();
-      if (op.getNumLoops() > 1 && innerTile(innerSize, opWidth) < opWidth &&
+      // Identity maps on whole tensors run over one flattened dimension
+      // (no index arithmetic per tile: 56x56x128 in tiles of one row's
+      // channels took a division per vector); so does a narrow innermost
+      // dimension (3 input channels; a padded row of 900 bytes).
+      if (op.getNumLoops() > 1 &&
           isa<linalg::GenericOp, linalg::FillOp>(op.getOperation()) &&
           llvm::all_of(op.getIndexingMapsArray(),
                        [](AffineMap m) {

@@ -1,26 +1,28 @@
 // qnn-vectorize-elementwise: elementwise generics are tiled along the
 // innermost dimension and vectorized; a fused bias + requantize + clamp
-// chain becomes one vector loop body. An op on whole tensors whose
-// innermost dimension would give narrow tiles is flattened first, and a
-// flat dimension that no full-width tile divides is split after its last
-// full tile.
+// chain becomes one vector loop body. An op with identity maps on whole
+// tensors is flattened first, and a flat dimension that no full-width tile
+// divides is split after its last full tile. Tiles have `width` lanes of
+// 32 bits (or wider types), 2 x width of 16 bits, 4 x width of bytes.
 // Non-elementwise ops, dimensions of fewer than 4 and dimensions without a
 // power-of-two tile are left alone.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise=width=8 | FileCheck %s --check-prefix=W8
 
 // CHECK-LABEL: func.func @requantize
-// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
-// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
-// CHECK: vector.transfer_read %{{.*}} : tensor<1x16xi32>, vector<16xi32>
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1]] : tensor<4x32xi32> into tensor<128xi32>
+// CHECK-NOT: scf.for
+// CHECK: scf.for %{{.*}} = %c0 to %c128 step %c16
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read %{{.*}} : tensor<16xi32>, vector<16xi32>
 // The 64-bit product, then 32-bit lanes from the high half on.
 // CHECK: arith.muli %{{.*}}, %{{.*}} : vector<16xi64>
 // CHECK: arith.trunci %{{.*}} : vector<16xi64> to vector<16xi32>
 // CHECK: arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
-// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x16xi8>
+// CHECK: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<16xi8>
 // CHECK-NOT: linalg.generic
 // W8-LABEL: func.func @requantize
-// W8: scf.for %{{.*}} = %c0 to %c32 step %c8
+// W8: scf.for %{{.*}} = %c0 to %c128 step %c8
 // W8: arith.trunci %{{.*}} : vector<8xi32> to vector<8xi8>
 func.func @requantize(%x: tensor<4x32xi32>) -> tensor<4x32xi8> {
   %y = qnn.requantize %x {input_scale = array<f64: 0.0123>, input_zero_point = 0 : i32, output_scale = 1.0 : f32, output_zero_point = -5 : i32} : tensor<4x32xi32> -> tensor<4x32xi8>
@@ -66,8 +68,8 @@ func.func @narrow(%x: tensor<8x3xi32>) -> tensor<8x3xi8> {
 // smaller ones keep scf.for.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg --linalg-fuse-elementwise-ops --qnn-vectorize-elementwise="parallel=true parallel-min-elements=128" | FileCheck %s --check-prefix=PAR
 // PAR-LABEL: func.func @requantize
-// PAR: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 32) step (1, 16) shared_outs
-// PAR: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<1x16xi8>
+// PAR: scf.forall (%{{.*}}) = (0) to (128) step (16) shared_outs
+// PAR: vector.transfer_write %{{.*}} : vector<16xi8>, tensor<16xi8>
 // PAR: tensor.parallel_insert_slice
 // PAR-LABEL: func.func @small_requantize
 // PAR-NOT: scf.forall
@@ -136,4 +138,39 @@ func.func @strided_copy(%x: tensor<1x4x4x32xi8>, %buf: tensor<1x4x8x32xi8>) -> t
   %c = linalg.copy ins(%x : tensor<1x4x4x32xi8>) outs(%s : tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8>
   %r = tensor.insert_slice %c into %buf[0, 0, 0, 0] [1, 4, 4, 32] [1, 1, 2, 1] : tensor<1x4x4x32xi8> into tensor<1x4x8x32xi8>
   return %r : tensor<1x4x8x32xi8>
+}
+
+// -----
+
+// An op on bytes only (the sign flip that makes an int8 input unsigned for
+// vpdpbusd) moves 4 x width = 64 lanes per step over the flattened tensor;
+// with 16-bit values in its body, 2 x width = 32.
+// CHECK-LABEL: func.func @flip_bytes
+// CHECK: tensor.collapse_shape %arg0 {{\[\[}}0, 1, 2, 3]] : tensor<1x4x4x32xi8> into tensor<512xi8>
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c64
+// CHECK: arith.xori %{{.*}}, %{{.*}} : vector<64xi8>
+// CHECK-LABEL: func.func @widen_to_i16
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c32
+// CHECK: arith.extsi %{{.*}} : vector<32xi8> to vector<32xi16>
+// W8-LABEL: func.func @flip_bytes
+// W8: scf.for %{{.*}} = %c0 to %c512 step %c32
+#id4 = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @flip_bytes(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi8> {
+  %e = tensor.empty() : tensor<1x4x4x32xi8>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x4x32xi8>) outs(%e : tensor<1x4x4x32xi8>) {
+  ^bb0(%a: i8, %o: i8):
+    %c = arith.constant -128 : i8
+    %r = arith.xori %a, %c : i8
+    linalg.yield %r : i8
+  } -> tensor<1x4x4x32xi8>
+  return %y : tensor<1x4x4x32xi8>
+}
+func.func @widen_to_i16(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi16> {
+  %e = tensor.empty() : tensor<1x4x4x32xi16>
+  %y = linalg.generic {indexing_maps = [#id4, #id4], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<1x4x4x32xi8>) outs(%e : tensor<1x4x4x32xi16>) {
+  ^bb0(%a: i8, %o: i16):
+    %r = arith.extsi %a : i8 to i16
+    linalg.yield %r : i16
+  } -> tensor<1x4x4x32xi16>
+  return %y : tensor<1x4x4x32xi16>
 }
