@@ -25,6 +25,13 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // chains it leaves are not news here. convert-qnn-to-linalg then lowers
   // each npu convolution or dense layer straight to its kernel with the
   // epilogue inside, and the remaining qnn operators one by one.
+  // Calls are inlined first (without the inliner's canonicalization of
+  // every callee): a network written as one function per layer then
+  // fuses, shares constants and folds each layer's input conversion into
+  // the previous epilogue as a single function does. Unused private
+  // functions go with their last call.
+  pm.addPass(createInlinerPass(llvm::StringMap<OpPassManager>(),
+                               [](OpPassManager &) {}));
   if (options.fuseToNPU) {
     pm.addPass(createCanonicalizerPass());
     npu::NPUFuseOptions fuseOptions;
