@@ -254,6 +254,10 @@ def PrepareLLVMLowering : Pass<"qnn-prepare-llvm-lowering", "ModuleOp"> {
       of rank 1 to loads and masked loads, strided slices to shuffles, masks
       materialized, n-D broadcasts, shape casts, contractions, transposes),
       applied to the vector operations only.
+    - `memref.alloca_scope` ops (one per OpenMP loop body after
+      `convert-scf-to-openmp`) get upstream's canonicalization of that op:
+      inlined where they allocate nothing, allocations hoisted where legal
+      (`convert-scf-to-cf` cannot split the blocks of a scope's region).
     Operations left dead are erased (template values a kernel cloned and
     did not use). Then every `vector.load`, `vector.store`,
     `vector.maskedload` and

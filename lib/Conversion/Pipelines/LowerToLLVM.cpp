@@ -66,13 +66,13 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
         "qnn-materialize-conv-kernels{emulate-vnni="
      << (options.emulateVNNI ? "true" : "false") << " parallel=" << parallelFlag
      << "},";
-  // scf-to-openmp wraps each body in a memref.alloca_scope; canonicalize
-  // inlines those without allocas (scf-to-cf cannot split their blocks).
-  // Without threads, the foralls of the kernels' input preparation run as
-  // loops.
+  // scf-to-openmp wraps each body in a memref.alloca_scope, which
+  // qnn-prepare-llvm-lowering inlines where it allocates nothing (scf-to-cf
+  // cannot split the blocks of a scope). Without threads, the foralls of
+  // the kernels' input preparation run as loops.
   if (parallel)
     os << "func.func(scf-forall-to-parallel),convert-scf-to-openmp{num-threads="
-       << options.threads << "},canonicalize,";
+       << options.threads << "},";
   else
     os << "func.func(scf-forall-to-for),";
   // qnn-prepare-llvm-lowering expands memref views and lowers vector

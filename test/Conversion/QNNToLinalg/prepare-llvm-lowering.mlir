@@ -83,3 +83,35 @@ func.func @dead(%m: memref<4xi32>, %x: i32) {
   memref.store %x, %m[%c0] : memref<4xi32>
   return
 }
+
+// -----
+
+// Allocation scopes (convert-scf-to-openmp wraps each parallel body in
+// one; upstream's canonicalization of the op, applied to the scopes): a
+// scope that allocates nothing is inlined into its parent; one whose
+// allocation depends on the loop and that is followed by other operations
+// keeps its scope (its stack is released per iteration).
+// CHECK-LABEL: func.func @scopes
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: arith.constant
+// CHECK-NEXT: memref.store
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: memref.alloca_scope
+// CHECK-NEXT: memref.alloca(%{{.*}}) : memref<?xi32>
+func.func @scopes(%m: memref<16xi32>, %v: i32, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  memref.alloca_scope {
+    memref.store %v, %m[%c0] : memref<16xi32>
+  }
+  scf.for %i = %c1 to %n step %c1 {
+    memref.alloca_scope {
+      %a = memref.alloca(%i) : memref<?xi32>
+      memref.store %v, %a[%c0] : memref<?xi32>
+      %x = memref.load %a[%c0] : memref<?xi32>
+      memref.store %x, %m[%i] : memref<16xi32>
+    }
+    memref.store %v, %m[%c0] : memref<16xi32>
+  }
+  return
+}
