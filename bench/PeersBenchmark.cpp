@@ -79,6 +79,13 @@ static std::string qnnTarget() {
   return env ? env : "";
 }
 
+/// The programs compiled once for all repetitions (the chained layers,
+/// the layers one by one), released at the end of main: destroyed by the
+/// exit handlers instead, after the OpenMP runtime had begun its own
+/// shutdown, the JIT's teardown crashed or hung (2 threads).
+static std::unique_ptr<QnnConv> compiledChain;
+static std::vector<std::unique_ptr<QnnConv>> compiledLayers;
+
 static void BM_QNN(benchmark::State &state, ConvLayer layer) {
   QnnConv conv(layer, qnnTarget(), benchThreads());
   state.SetLabel(conv.target());
@@ -104,7 +111,7 @@ static void BM_QNN(benchmark::State &state, ConvLayer layer) {
 /// own form (a signed input a VNNI kernel reads as unsigned bytes is
 /// flipped by its producer's epilogue, not by a pass of its own).
 static void BM_QNN_EndToEnd(benchmark::State &state) {
-  static std::unique_ptr<QnnConv> chain;
+  std::unique_ptr<QnnConv> &chain = compiledChain;
   static std::string label;
   std::vector<ConvLayer> layers = mobileNetV1Layers();
   // Compiled once for all repetitions.
@@ -139,7 +146,7 @@ static void BM_QNN_EndToEnd(benchmark::State &state) {
 /// use, primitive by primitive (each layer also converts its signed input
 /// for the VNNI kernel itself).
 static void BM_QNN_Layers(benchmark::State &state) {
-  static std::vector<std::unique_ptr<QnnConv>> convs;
+  std::vector<std::unique_ptr<QnnConv>> &convs = compiledLayers;
   // Compiled once for all repetitions (compiling 27 layers takes a while).
   // One untimed run of each: the JIT materializes code on first use.
   if (convs.empty())
@@ -393,5 +400,9 @@ int main(int argc, char **argv) {
     return 1;
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+#ifndef QNN_BENCH_PEERS_ONLY
+  compiledChain.reset();
+  compiledLayers.clear();
+#endif
   return 0;
 }

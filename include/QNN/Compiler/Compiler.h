@@ -107,7 +107,10 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// A compiled program. The entry function takes statically shaped tensors
 /// and returns statically shaped tensors; each is exchanged as a packed
 /// row-major buffer of its element type (ui8/i8 as bytes, i32 as int32_t,
-/// f32 as float).
+/// f32 as float). Destroy a module compiled with threads before the process
+/// exits (not from a static object's destructor): at exit, the OpenMP
+/// runtime's own shutdown may run first, and the JIT's teardown then
+/// crashed or hung (seen with the benchmark's static programs).
 class CompiledModule {
 public:
   ~CompiledModule();
