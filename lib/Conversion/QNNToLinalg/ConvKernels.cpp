@@ -258,11 +258,11 @@ static Value nchwSource(Value input) {
 /// one shuffle that inserts the padding byte after each pixel's C channels
 /// and one 64-byte write, without masks; a row's last, partial tile reads
 /// and writes masked, its missing pixels being `value` (they land in the
-/// right padding or beyond the row, where the write is masked). (A generic copy into the
-/// strided interior moved single bytes: a quarter of a first convolution's
-/// time; a fill of the whole padded tensor and a separate flip pass over
-/// the input were serial and cost more than a third of a two-thread first
-/// convolution.)
+/// right padding or beyond the row, where the write is masked). (A generic
+/// copy into the strided interior moved single bytes: a quarter of a first
+/// convolution's time; a fill of the whole padded tensor and a separate
+/// flip pass over the input were serial and cost more than a third of a
+/// two-thread first convolution.)
 ///
 /// With `nchw`, `input` is the activation's NCHW form (the operand of the
 /// transpose that made it NHWC, as PyTorch-like models begin): each tile
