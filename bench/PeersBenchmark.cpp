@@ -81,8 +81,9 @@ static std::string qnnTarget() {
 
 /// The programs compiled once for all repetitions (the chained layers,
 /// the layers one by one), released at the end of main: destroyed by the
-/// exit handlers instead, after the OpenMP runtime had begun its own
-/// shutdown, the JIT's teardown crashed or hung (2 threads).
+/// exit handlers instead, the JIT's teardown (which compiles and links its
+/// deinitializers) ran after LLVM's own static objects were gone and
+/// crashed (1 thread) or crashed or hung (2 threads).
 static std::unique_ptr<QnnConv> compiledChain;
 static std::vector<std::unique_ptr<QnnConv>> compiledLayers;
 

@@ -105,6 +105,11 @@ if config.qnn_have_onnx in ("ON", "1", "TRUE"):
             config.substitutions.append(("%onnx_python", candidate))
             break
 
+# The benchmark binary (built when Google Benchmark is installed).
+if os.path.exists(os.path.join(config.qnn_tools_dir, "qnn-bench-peers")):
+    config.available_features.add("bench")
+    llvm_config.add_tool_substitutions(["qnn-bench-peers"], [config.qnn_tools_dir])
+
 # libFuzzer targets (clang sanitizer builds): replay the regression inputs.
 fuzz_tools = ["qnn-fuzz-tflite-import", "qnn-fuzz-pipeline", "qnn-fuzz-mlir"]
 if all(os.path.exists(os.path.join(config.qnn_tools_dir, t)) for t in fuzz_tools):

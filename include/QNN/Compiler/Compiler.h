@@ -107,10 +107,11 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// A compiled program. The entry function takes statically shaped tensors
 /// and returns statically shaped tensors; each is exchanged as a packed
 /// row-major buffer of its element type (ui8/i8 as bytes, i32 as int32_t,
-/// f32 as float). Destroy a module compiled with threads before the process
-/// exits (not from a static object's destructor): at exit, the OpenMP
-/// runtime's own shutdown may run first, and the JIT's teardown then
-/// crashed or hung (seen with the benchmark's static programs).
+/// f32 as float). Destroy a module before the process exits, not from a
+/// static object's destructor: the JIT's teardown compiles and links its
+/// deinitializers, and during static destruction LLVM's own static objects
+/// may be gone (the benchmark's static programs crashed at exit with 1
+/// thread and crashed or hung with 2).
 class CompiledModule {
 public:
   ~CompiledModule();
