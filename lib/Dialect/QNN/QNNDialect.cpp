@@ -3,11 +3,11 @@
 
 #include "QNN/IR/QNNDialect.h"
 #include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/InlinerInterface.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -19,19 +19,6 @@ using namespace mlir::qnn;
 #define GET_ATTRDEF_CLASSES
 #include "QNN/IR/QNNAttrs.cpp.inc"
 
-namespace {
-/// Every qnn operation is free of side effects and regions, so calls to
-/// functions of qnn operations may be inlined (a network written as a
-/// function per layer then fuses across the layers' boundaries).
-struct QNNInlinerInterface : DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void QNNDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -41,7 +28,7 @@ void QNNDialect::initialize() {
 #define GET_OP_LIST
 #include "QNN/IR/QNNOps.cpp.inc"
       >();
-  addInterfaces<QNNInlinerInterface>();
+  addInterfaces<AlwaysInlinableInterface>();
 }
 
 Operation *QNNDialect::materializeConstant(OpBuilder &builder, Attribute value,

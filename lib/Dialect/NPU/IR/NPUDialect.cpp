@@ -2,10 +2,10 @@
 
 #include "NPU/IR/NPUDialect.h"
 #include "NPU/IR/NPUOps.h"
+#include "QNN/Utils/InlinerInterface.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
-#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -17,19 +17,6 @@ using namespace mlir::npu;
 #define GET_ATTRDEF_CLASSES
 #include "NPU/IR/NPUAttrs.cpp.inc"
 
-namespace {
-/// Every npu operation is free of side effects and regions, so calls to
-/// functions of npu operations may be inlined (a network written as a
-/// function per layer then fuses across the layers' boundaries).
-struct NPUInlinerInterface : DialectInlinerInterface {
-  using DialectInlinerInterface::DialectInlinerInterface;
-  bool isLegalToInline(Operation *, Region *, bool,
-                       IRMapping &) const final {
-    return true;
-  }
-};
-} // namespace
-
 void NPUDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -39,5 +26,5 @@ void NPUDialect::initialize() {
 #define GET_OP_LIST
 #include "NPU/IR/NPUOps.cpp.inc"
       >();
-  addInterfaces<NPUInlinerInterface>();
+  addInterfaces<qnn::AlwaysInlinableInterface>();
 }
