@@ -80,10 +80,9 @@ static std::string qnnTarget() {
 }
 
 /// The programs compiled once for all repetitions (the chained layers,
-/// the layers one by one), released at the end of main: destroyed by the
-/// exit handlers instead, the JIT's teardown (which compiles and links its
-/// deinitializers) ran after LLVM's own static objects were gone and
-/// crashed (1 thread) or crashed or hung (2 threads).
+/// the layers one by one), released at the end of main, where their
+/// teardown frees them (destroyed by the exit handlers, the library leaves
+/// them to the system: see CompiledModule).
 static std::unique_ptr<QnnConv> compiledChain;
 static std::vector<std::unique_ptr<QnnConv>> compiledLayers;
 

@@ -23,7 +23,9 @@
 #include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <vector>
 
+#include <atomic>
 #include <chrono>
 
 using namespace mlir;
@@ -133,7 +135,28 @@ unsigned qnn::getElementBytes(Type elementType) {
   return (elementType.getIntOrFloatBitWidth() + 7) / 8;
 }
 
-CompiledModule::~CompiledModule() = default;
+/// Whether the process has begun to exit since the last compilation (set by
+/// the exit handler that CompiledModule::compile registers).
+static std::atomic<bool> exitStarted{false};
+
+static void noteExitStarted() { exitStarted = true; }
+
+/// The engines of modules destroyed during exit, left to the system (kept
+/// reachable, so that leak checkers do not report them; never destroyed).
+static std::vector<ExecutionEngine *> *abandonedEngines = nullptr;
+
+CompiledModule::~CompiledModule() {
+  // A module destroyed by an exit handler that runs after the static
+  // objects LLVM made while compiling (a global of the embedder's, made
+  // before the compilation): the JIT's teardown compiles and links its
+  // deinitializers and would use those dead objects (it crashed or hung).
+  // The process is ending: its memory goes back to the system anyway.
+  if (exitStarted && engine) {
+    if (!abandonedEngines)
+      abandonedEngines = new std::vector<ExecutionEngine *>();
+    abandonedEngines->push_back(engine.release());
+  }
+}
 
 void qnn::initializeCompiler() {
   static std::once_flag initOnce;
@@ -185,6 +208,11 @@ llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(OwningOpRef<ModuleOp> module,
                         const CompileOptions &requested) {
   initializeCompiler();
+  // Exit handlers and static destructors run in the reverse order of their
+  // registration: this handler runs after the destructors of the static
+  // objects LLVM is about to make, and before those of statics made
+  // earlier (which may hold this module).
+  std::atexit(noteExitStarted);
   CompileOptions options = requested;
   options.threads = jitThreads(requested.threads);
   // Checked here: ExecutionEngine cannot report an error of its transformer

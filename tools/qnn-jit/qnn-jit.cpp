@@ -35,6 +35,12 @@ static llvm::cl::opt<std::string> inputFile(llvm::cl::Positional,
                                             llvm::cl::desc("<input.mlir>"),
                                             llvm::cl::Required,
                                             llvm::cl::cat(jitCategory));
+static llvm::cl::opt<bool> keepUntilExit(
+    "keep-until-exit",
+    llvm::cl::desc("keep the compiled module in a static object, destroyed "
+                   "after main returns (tests the library's teardown at "
+                   "exit)"),
+    llvm::cl::init(false), llvm::cl::cat(jitCategory));
 static llvm::cl::opt<std::string> target("target",
                                          llvm::cl::desc("generic, avx512-vnni, "
                                                         "int16, int16-avx512bw "
@@ -177,6 +183,9 @@ static int runAll(CompiledModule &compiled, Buffers &inputs, Buffers &outputs) {
   return 0;
 }
 
+/// --keep-until-exit: a static object constructed before any compilation.
+static std::unique_ptr<CompiledModule> keptUntilExit;
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   llvm::cl::OptionCategory &threadsCategory = registerThreadsCLOption();
@@ -279,5 +288,9 @@ int main(int argc, char **argv) {
     llvm::outs() << "identical outputs: " << target << " and " << compareTarget
                  << "\n";
   }
+  // Destroyed during static destruction, after the static objects that
+  // LLVM made while compiling, as an embedder's global would be.
+  if (keepUntilExit)
+    keptUntilExit = std::move(*compiled);
   return 0;
 }

@@ -107,11 +107,12 @@ void registerCompilerDialects(DialectRegistry &registry);
 /// A compiled program. The entry function takes statically shaped tensors
 /// and returns statically shaped tensors; each is exchanged as a packed
 /// row-major buffer of its element type (ui8/i8 as bytes, i32 as int32_t,
-/// f32 as float). Destroy a module before the process exits, not from a
-/// static object's destructor: the JIT's teardown compiles and links its
-/// deinitializers, and during static destruction LLVM's own static objects
-/// may be gone (the benchmark's static programs crashed at exit with 1
-/// thread and crashed or hung with 2).
+/// f32 as float). A module still alive when the process exits (held by a
+/// static object) is safe: once exit has begun, the destructor leaves the
+/// JIT to the system instead of tearing it down (the teardown compiles and
+/// links the JIT's deinitializers, and LLVM's own static objects may be
+/// gone by then: it crashed or hung). Destroying modules before exit still
+/// releases their memory and runs the teardown.
 class CompiledModule {
 public:
   ~CompiledModule();
