@@ -18,6 +18,27 @@ using namespace mlir;
 using namespace mlir::qnn;
 using namespace mlir::qnn::lowering;
 
+/// Makes every arith.constant of `func` unique and moves it to the entry
+/// block. The kernel builder creates a constant where it needs one: a
+/// quarter of MobileNet v2's operations after this pass were duplicate
+/// constants, which every later pass walked and converted one by one (LLVM
+/// IR uniques constants, so the translated module is the same).
+static void uniqueConstants(func::FuncOp func) {
+  Block &entry = func.getBody().front();
+  DenseMap<Attribute, Value> first;
+  SmallVector<arith::ConstantOp> constants;
+  func.walk([&](arith::ConstantOp op) { constants.push_back(op); });
+  for (arith::ConstantOp op : constants) {
+    auto [it, inserted] = first.try_emplace(op.getValue(), op.getResult());
+    if (inserted) {
+      op->moveBefore(&entry, entry.begin());
+      continue;
+    }
+    op.getResult().replaceAllUsesWith(it->second);
+    op->erase();
+  }
+}
+
 namespace {
 struct MaterializeConvKernelsPass
     : qnn::impl::MaterializeConvKernelsBase<MaterializeConvKernelsPass> {
@@ -93,6 +114,7 @@ struct MaterializeConvKernelsPass
       }
       buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue, parallel,
                           parallelMinWork);
+      uniqueConstants(func);
       func->removeAttr(kKernelAttrName);
       func->removeAttr(kEpilogueAttrName);
       // Every buffer has a static shape and the identity layout (checked
