@@ -124,8 +124,11 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   if (functions.empty())
     return makeError("the module has no public function to export");
 
+  CompileOptions compileOptions = options.compile;
+  compileOptions.threads = resolveThreads(*module, compileOptions,
+                                          /*jit=*/false);
   PassManager pm(ctx);
-  if (failed(buildCompilerPipeline(pm, options.compile)))
+  if (failed(buildCompilerPipeline(pm, compileOptions)))
     return makeError("cannot build the lowering pipeline");
   if (failed(pm.run(*module)))
     return makeError("lowering to the LLVM dialect failed");

@@ -2,8 +2,10 @@
 
 #include "QNN/Compiler/Compiler.h"
 #include "NPU/IR/NPUDialect.h"
+#include "NPU/IR/NPUOps.h"
 #include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNDialect.h"
+#include "QNN/IR/QNNOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -59,7 +61,8 @@ llvm::cl::OptionCategory &qnn::registerThreadsCLOption() {
       llvm::cl::desc("Threads of the native code: 0 = the cores available "
                      "(OpenMP; OMP_NUM_THREADS overrides it at run time), 1 = "
                      "serial code without OpenMP, N = N threads. The outputs "
-                     "are the same bytes for every count"),
+                     "are the same bytes for every count. Not given: 0, but "
+                     "serial code for networks under 100 M multiply-adds"),
       llvm::cl::init(0), llvm::cl::cat(category));
   threadsOption = &option;
   return category;
@@ -67,6 +70,10 @@ llvm::cl::OptionCategory &qnn::registerThreadsCLOption() {
 
 unsigned qnn::getThreadsCLOption() {
   return threadsOption ? threadsOption->getValue() : 0;
+}
+
+bool qnn::isThreadsCLOptionGiven() {
+  return threadsOption && threadsOption->getNumOccurrences() > 0;
 }
 
 /// The CPU features that a native target's instructions need (none for
@@ -193,15 +200,47 @@ static llvm::Error checkOptLevel(unsigned optLevel) {
   return llvm::Error::success();
 }
 
-/// The thread count the JIT compiles for: the default (0, the cores
-/// available) with a single core available to this process (sched
-/// affinity included) and no OMP_NUM_THREADS asking for more is serial
-/// code, which needs neither OpenMP's fork and join nor its compile time.
-static unsigned jitThreads(unsigned threads) {
-  if (threads == 0 && !std::getenv("OMP_NUM_THREADS") &&
-      llvm::hardware_concurrency().compute_thread_count() <= 1)
+int64_t qnn::estimateMultiplyAdds(ModuleOp module) {
+  int64_t total = 0;
+  // Each output element takes (weight elements / output channels)
+  // multiply-adds: kh * kw * C / groups for a convolution (depthwise:
+  // kh * kw), K for a dense layer.
+  auto add = [&](Value weight, Value output, bool channelsFirst) {
+    auto w = dyn_cast<RankedTensorType>(weight.getType());
+    auto out = dyn_cast<RankedTensorType>(output.getType());
+    if (!w || !out || !w.hasStaticShape() || !out.hasStaticShape() ||
+        out.getRank() < 2)
+      return;
+    int64_t channels = out.getDimSize(channelsFirst ? 1 : out.getRank() - 1);
+    if (channels > 0)
+      total += out.getNumElements() / channels * w.getNumElements();
+  };
+  module.walk([&](Operation *op) {
+    if (auto conv = dyn_cast<qnn::Conv2DOp>(op))
+      add(conv.getWeight(), conv.getOutput(),
+          conv.getDataLayout() == ActivationLayout::NCHW);
+    else if (auto conv = dyn_cast<npu::Conv2DOp>(op))
+      add(conv.getWeight(), conv.getOutput(), false);
+    else if (auto dense = dyn_cast<qnn::DenseOp>(op))
+      add(dense.getWeight(), dense.getOutput(), false);
+    else if (auto fc = dyn_cast<npu::FullyConnectedOp>(op))
+      add(fc.getWeight(), fc.getOutput(), false);
+  });
+  return total;
+}
+
+unsigned qnn::resolveThreads(ModuleOp module, const CompileOptions &options,
+                            bool jit) {
+  if (options.threads != 0 || (jit && std::getenv("OMP_NUM_THREADS")))
+    return options.threads;
+  // One core: serial code needs neither OpenMP's fork and join nor its
+  // compile time.
+  if (jit && llvm::hardware_concurrency().compute_thread_count() <= 1)
     return 1;
-  return threads;
+  if (options.serialSmallNetworks &&
+      estimateMultiplyAdds(module) < kMinThreadedMultiplyAdds)
+    return 1;
+  return 0;
 }
 
 llvm::Expected<std::unique_ptr<CompiledModule>>
@@ -214,7 +253,7 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   // earlier (which may hold this module).
   std::atexit(noteExitStarted);
   CompileOptions options = requested;
-  options.threads = jitThreads(requested.threads);
+  options.threads = resolveThreads(*module, requested, /*jit=*/true);
   // Checked here: ExecutionEngine cannot report an error of its transformer
   // (optimizeLLVMModule).
   if (llvm::Error err = checkOptLevel(options.optLevel))

@@ -79,7 +79,7 @@ static cl::opt<bool>
             cl::init(true), cl::cat(compileCategory));
 
 /// Links `object` into the shared library `output` with cc.
-static bool linkShared(StringRef object, StringRef output) {
+static bool linkShared(StringRef object, StringRef output, bool openmp) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc) {
     llvm::errs() << "qnn-compile: --shared needs a C compiler 'cc' in PATH\n";
@@ -91,7 +91,7 @@ static bool linkShared(StringRef object, StringRef output) {
       *cc,    "-shared", "-o",  output,
       object, libDir,    rpath, "-lmlir_c_runner_utils",
       "-lm"};
-  if (getThreadsCLOption() != 1)
+  if (openmp)
     args.push_back("-lomp");
   std::string message;
   int rc =
@@ -158,6 +158,11 @@ int main(int argc, char **argv) {
   options.compile.target = targetName;
   options.compile.optLevel = optLevel;
   options.compile.threads = getThreadsCLOption();
+  options.compile.serialSmallNetworks = !isThreadsCLOptionGiven();
+  // The setting compileToObject resolves (serial code for a small network
+  // at the default), for the header and the link.
+  options.compile.threads =
+      resolveThreads(*module, options.compile, /*jit=*/false);
   options.compile.fuseToNPU = npuFuse;
   options.prefix = prefix;
   options.cpu = cpu;
@@ -167,7 +172,8 @@ int main(int argc, char **argv) {
                  << "': " << llvm::toString(functions.takeError()) << "\n";
     return 1;
   }
-  if (!sharedFile.empty() && !linkShared(object, sharedFile))
+  if (!sharedFile.empty() && !linkShared(object, sharedFile,
+                                           options.compile.threads != 1))
     return 1;
 
   SmallString<128> header(headerFile);
@@ -187,6 +193,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   os << emitCHeader(*functions, guard, llvm::sys::path::filename(inputFile),
-                    /*openmp=*/getThreadsCLOption() != 1);
+                    /*openmp=*/options.compile.threads != 1);
   return 0;
 }

@@ -166,6 +166,7 @@ compileFile(MLIRContext &context, StringRef targetName) {
   options.entry = entry;
   options.emulateVNNI = emulateVNNI;
   options.threads = getThreadsCLOption();
+  options.serialSmallNetworks = !isThreadsCLOptionGiven();
   return CompiledModule::compile(std::move(module), options);
 }
 

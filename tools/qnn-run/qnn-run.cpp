@@ -365,6 +365,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   options.entry = func.getName().str();
   options.optLevel = optLevel;
   options.threads = getThreadsCLOption();
+  options.serialSmallNetworks = !isThreadsCLOptionGiven();
   options.fuseToNPU = npuFuse;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {
