@@ -275,4 +275,25 @@ def PrepareLLVMLowering : Pass<"qnn-prepare-llvm-lowering", "ModuleOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def FoldLLVMDescriptors : Pass<"qnn-fold-llvm-descriptors", "ModuleOp"> {
+  let summary = "Read memref descriptor fields from the values inserted "
+                "into them (llvm.extractvalue of llvm.insertvalue)";
+  let description = [{
+    After `convert-to-llvm`, a function whose memref arguments are bare
+    pointers (the kernels) builds one descriptor struct per argument with
+    `llvm.insertvalue` and reads its aligned pointer back with an
+    `llvm.extractvalue` at every use. Inside an `omp.parallel` region those
+    reads made the OpenMP translation capture whole descriptors: the
+    kernel's wrapper stored each into a stack slot and the outlined body
+    loaded it back (MobileNet v2: about 600 bytes of machine code per
+    kernel). This pass folds every `llvm.extractvalue` whose container is
+    an `llvm.insertvalue` chain to the inserted value (upstream's folder of
+    the op, applied to those ops only instead of a whole-module
+    canonicalization), so that the region uses the pointer arguments, and
+    erases the chains left unused. The translated module computes the same
+    values; LLVM folds the same reads later anyway.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // QNN_CONVERSION_PASSES_TD

@@ -83,10 +83,13 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // the passes that each walked the whole module. For MobileNet v2 one
   // conversion took 0.18 s less than seven passes, and the preparation
   // about 0.2 s less than the two whole-module rewrites; the same IR.
+  // qnn-fold-llvm-descriptors then reads the kernels' pointers from their
+  // arguments instead of from descriptor structs (which OpenMP regions
+  // captured whole).
   os << "qnn-prepare-llvm-lowering,lower-affine,convert-scf-to-cf,"
         "convert-to-llvm,"
      << (parallel ? "convert-openmp-to-llvm," : "")
-     << "reconcile-unrealized-casts";
+     << "reconcile-unrealized-casts,qnn-fold-llvm-descriptors";
   return parsePassPipeline(pipeline, pm);
 }
 
