@@ -22,13 +22,12 @@
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <functional>
 #include <mutex>
 #include <vector>
-
-#include <atomic>
-#include <chrono>
 
 using namespace mlir;
 using namespace mlir::qnn;
