@@ -1986,15 +1986,27 @@ struct KernelBuilder {
                           tile) {
     int64_t pixels = s.oh * s.ow, full = pixels / rowsPerTile;
     int64_t rest = pixels % rowsPerTile;
+    // Rows from `guardedFrom` on (none by default) may fall past the
+    // image's last pixel: they read that pixel again and store only when
+    // inside the image.
     auto emitTile = [&](OpBuilder &ob, Value nIv, Value first, int64_t rows,
-                        Value group) {
-      SmallVector<Value> ohs, ows;
+                        Value group,
+                        int64_t guardedFrom =
+                            std::numeric_limits<int64_t>::max()) {
+      SmallVector<Value> ohs, ows, stored;
       for (int64_t r = 0; r < rows; ++r) {
-        auto [oh, ow] = pixelCoords(ob, add(ob, first, r));
+        Value p = add(ob, first, r), store;
+        if (r >= guardedFrom) {
+          store = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult, p,
+                                        idx(ob, pixels));
+          p = arith::MinUIOp::create(ob, loc, p, idx(ob, pixels - 1));
+        }
+        auto [oh, ow] = pixelCoords(ob, p);
         ohs.push_back(oh);
         ows.push_back(ow);
+        stored.push_back(store);
       }
-      tile(ob, nIv, ohs, ows, group, {});
+      tile(ob, nIv, ohs, ows, group, stored);
     };
     // The last pixels (fewer than a tile, once per image) as one shorter
     // tile. (One pixel at a time, their accumulators were a few dependent
@@ -2042,22 +2054,7 @@ struct KernelBuilder {
                   });
               return;
             }
-            SmallVector<Value> ohs, ows, stored;
-            Value last = idx(pb, pixels - 1);
-            for (int64_t r = 0; r < rowsPerTile; ++r) {
-              Value p = add(pb, first, r);
-              Value store;
-              if (r >= rest) {
-                store = arith::CmpIOp::create(
-                    pb, loc, arith::CmpIPredicate::ult, p, idx(pb, pixels));
-                p = arith::MinUIOp::create(pb, loc, p, last);
-              }
-              auto [oh, ow] = pixelCoords(pb, p);
-              ohs.push_back(oh);
-              ows.push_back(ow);
-              stored.push_back(store);
-            }
-            tile(pb, nIv, ohs, ows, group, stored);
+            emitTile(pb, nIv, first, rowsPerTile, group, rest);
           });
       return;
     }
