@@ -71,8 +71,10 @@ unsigned qnn::getThreadsCLOption() {
   return threadsOption ? threadsOption->getValue() : 0;
 }
 
-bool qnn::isThreadsCLOptionGiven() {
-  return threadsOption && threadsOption->getNumOccurrences() > 0;
+void qnn::applyThreadsCLOption(CompileOptions &options) {
+  options.threads = getThreadsCLOption();
+  options.serialSmallNetworks =
+      !threadsOption || threadsOption->getNumOccurrences() == 0;
 }
 
 /// The CPU features that a native target's instructions need (none for

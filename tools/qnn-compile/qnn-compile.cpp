@@ -157,8 +157,7 @@ int main(int argc, char **argv) {
   AOTOptions options;
   options.compile.target = targetName;
   options.compile.optLevel = optLevel;
-  options.compile.threads = getThreadsCLOption();
-  options.compile.serialSmallNetworks = !isThreadsCLOptionGiven();
+  applyThreadsCLOption(options.compile);
   // The setting compileToObject resolves (serial code for a small network
   // at the default), for the header and the link.
   options.compile.threads =

@@ -165,8 +165,7 @@ compileFile(MLIRContext &context, StringRef targetName) {
   options.target = targetName.str();
   options.entry = entry;
   options.emulateVNNI = emulateVNNI;
-  options.threads = getThreadsCLOption();
-  options.serialSmallNetworks = !isThreadsCLOptionGiven();
+  applyThreadsCLOption(options);
   return CompiledModule::compile(std::move(module), options);
 }
 

@@ -364,8 +364,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   options.target = targetName;
   options.entry = func.getName().str();
   options.optLevel = optLevel;
-  options.threads = getThreadsCLOption();
-  options.serialSmallNetworks = !isThreadsCLOptionGiven();
+  applyThreadsCLOption(options);
   options.fuseToNPU = npuFuse;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {

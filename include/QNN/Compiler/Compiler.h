@@ -94,8 +94,9 @@ unsigned resolveThreads(ModuleOp module, const CompileOptions &options,
 llvm::cl::OptionCategory &registerThreadsCLOption();
 /// The value of `--threads` (0 when it was not registered).
 unsigned getThreadsCLOption();
-/// Whether `--threads` was given on the command line.
-bool isThreadsCLOptionGiven();
+/// Sets options.threads from `--threads`, and options.serialSmallNetworks
+/// to whether it was left out (an explicit count is what the user asked).
+void applyThreadsCLOption(CompileOptions &options);
 
 /// The OpenMP runtime (libomp.so) that code compiled with threads != 1
 /// calls, or "" when the build found none (then only threads = 1 compiles).
