@@ -1830,11 +1830,55 @@ struct KernelBuilder {
         return arith::ShRSIOp::create(db, loc, q, c32);
       });
     };
+    // An operand loaded from a per-channel table takes its odd lanes from
+    // a second load one channel further (see oddChannelLoad) instead of a
+    // shift of the first.
+    auto oddLanes = [&](Value v, Value q) {
+      if (Value shifted = oddChannelLoad(v))
+        return low(asPairs(ob, shifted));
+      return high(q);
+    };
     Value aLow = low(aq), bLow = low(bq);
     Value evenProduct = arith::MulIOp::create(ob, loc, aLow, bLow);
-    Value aHigh = high(aq), bHigh = high(bq);
+    Value aHigh = oddLanes(a, aq), bHigh = oddLanes(b, bq);
     Value oddProduct = arith::MulIOp::create(ob, loc, aHigh, bHigh);
     return {evenProduct, oddProduct};
+  }
+
+  /// For `v`, a 16-lane i32 load from one of the kernel's per-channel
+  /// tables at channel ch (AVX512 flavors), the same table's lanes from
+  /// ch + 1 (made once, beside v's load): its 64-bit lanes hold the odd
+  /// channels of v in their low halves, which vpmuldq multiplies, so the
+  /// odd lanes' products need no shift of v (one vector instruction fewer
+  /// per epilogue multiply on the ports that vpdpbusd uses). The last lane
+  /// (channel ch + 16, past the table for its last block, and never read
+  /// by the multiply) is masked off: a masked load, which does not fault
+  /// there. Null otherwise.
+  Value oddChannelLoad(Value v) {
+    if (s.flavor != KernelFlavor::VNNI &&
+        s.flavor != KernelFlavor::Int16AVX512 &&
+        s.flavor != KernelFlavor::DepthwiseVNNI)
+      return {};
+    auto load = v.getDefiningOp<vector::LoadOp>();
+    if (!load || load.getIndices().size() != 1 ||
+        !llvm::is_contained(channelArgs, load.getBase()))
+      return {};
+    auto type = load.getVectorType();
+    if (type.getRank() != 1 || type.getNumElements() != 16 ||
+        !type.getElementType().isInteger(32))
+      return {};
+    return derived(v, "oddChannels", [&](OpBuilder &db) -> Value {
+      SmallVector<bool> lanes(16, true);
+      lanes.back() = false;
+      Value mask = constant(DenseElementsAttr::get(
+          VectorType::get({16}, db.getI1Type()), ArrayRef<bool>(lanes)));
+      Value pass =
+          constant(DenseElementsAttr::get(type, db.getI32IntegerAttr(0)));
+      Value next = arith::AddIOp::create(db, loc, load.getIndices()[0],
+                                         idx(db, 1));
+      return vector::MaskedLoadOp::create(db, loc, type, load.getBase(),
+                                          ValueRange{next}, mask, pass);
+    });
   }
 
   /// The low halves of `even`'s 64-bit lanes in the even i32 lanes and the

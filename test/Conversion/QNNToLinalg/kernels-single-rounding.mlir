@@ -7,7 +7,12 @@
 // 8-lane int16 one), never the template's widened 64-bit lanes
 // (vector<16xi64>, two registers per product and a 64-bit clamp). The
 // shift vector's halves (andi 0xffffffff, shrui 32) are derived once per
-// channel block, not once per output vector (8 pixels here). Execution:
+// channel block, not once per output vector (8 pixels here). The 16-lane
+// kernel reads the multipliers of the odd lanes with a second, masked load
+// of the multiplier table one channel further (the first 15 lanes: the
+// 16th may lie past the table), whose 64-bit lanes hold them in their low
+// halves, instead of shifting the first load (ConvKernels.cpp,
+// oddChannelLoad); the 8-lane AVX2 kernel shifts. Execution:
 // test/Execution/single-rounding.test.
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=INT16
@@ -19,6 +24,14 @@
 // VNNI: llvm.call @__qnn_kernel_vnni_{{.*}} : (!llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr, !llvm.ptr) -> ()
 // VNNI-LABEL: llvm.func @__qnn_kernel_vnni_{{[0-9_a-z]*}}(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: !llvm.ptr, %arg5: !llvm.ptr) attributes {llvm.bareptr
 // VNNI-NOT: vector<16xi64>
+// VNNI: %[[ODD:.*]] = llvm.mlir.constant(dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false]> : vector<16xi1>)
+// VNNI-NOT: vector<16xi64>
+// VNNI: %[[GEP:.*]] = llvm.getelementptr %arg3[%[[CH:.*]]] :
+// VNNI-NEXT: llvm.load %[[GEP]] {{.*}} -> vector<16xi32>
+// VNNI-NEXT: %[[CH1:.*]] = llvm.add %[[CH]], %[[ONE:.*]] : i64
+// VNNI-NEXT: %[[NEXT:.*]] = llvm.getelementptr %arg3[%[[CH1]]]
+// VNNI-NEXT: llvm.intr.masked.load %[[NEXT]], %[[ODD]], %{{.*}} : (!llvm.ptr, vector<16xi1>, vector<16xi32>) -> vector<16xi32>
+// VNNI-NOT: vector<16xi64>
 // VNNI: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
@@ -28,6 +41,7 @@
 // VNNI: llvm.return
 // INT16-LABEL: llvm.func @__qnn_kernel_int16_
 // INT16-NOT: vector<8xi64>
+// INT16-NOT: masked.load
 // INT16: llvm.mul {{.*}} : vector<4xi64>
 // INT16-NOT: vector<8xi64>
 // INT16: llvm.return
