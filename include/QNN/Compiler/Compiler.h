@@ -171,7 +171,9 @@ public:
 private:
   CompiledModule() = default;
   std::unique_ptr<ExecutionEngine> engine;
-  std::string entry;
+  /// The entry's packed wrapper (`_mlir__mlir_ciface_<entry>`), looked up
+  /// once.
+  void (*packedEntry)(void **) = nullptr;
   unsigned threads = 0;
   double loweringSeconds = 0, llvmSeconds = 0;
   SmallVector<RankedTensorType> inputTypes, outputTypes;
