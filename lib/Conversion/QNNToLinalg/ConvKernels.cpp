@@ -976,8 +976,6 @@ struct KernelBuilder {
     Memo() {}
     DenseMap<Attribute, Value> constants;
     DenseMap<std::pair<Value, const char *>, Value> derivations;
-    /// shiftTermTable's buffers, per (channel table, double rounding).
-    DenseMap<std::pair<Value, unsigned>, Value> shiftTables;
   };
   Memo memo = {};
 
@@ -1711,36 +1709,17 @@ struct KernelBuilder {
                              int64_t constantShift) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     auto [even, odd] = evenOddProducts(ob, a, b);
+    auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = pairSplat(int64_t(1) << 30), one = pairSplat(1);
-    // [31 + e even, e odd, R even, R odd, C even, C odd] (shiftTerms).
-    SmallVector<Value> terms = loadShiftTerms(ob, shift, /*twice=*/true);
-    if (terms.empty()) {
-      auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
-      auto round = [&](Value e) {
-        return derived(e, "round2", [&](OpBuilder &db) -> Value {
-          return arith::OrIOp::create(
-              db, loc, arith::ShLIOp::create(db, loc, half, e), half);
-        });
-      };
-      auto correction = [&](Value e) {
-        return derived(e, "correction2", [&](OpBuilder &db) -> Value {
-          return arith::ShLIOp::create(
-              db, loc, arith::MinUIOp::create(db, loc, e, one), pairSplat(31));
-        });
-      };
-      Value evenTotal = derived(eEven, "plus31", [&](OpBuilder &db) -> Value {
-        return arith::AddIOp::create(db, loc, eEven, pairSplat(31));
+    auto nudged = [&](Value p, Value e) -> Value {
+      Value round = derived(e, "round2", [&](OpBuilder &db) -> Value {
+        return arith::OrIOp::create(
+            db, loc, arith::ShLIOp::create(db, loc, half, e), half);
       });
-      // One statement per op (the IR's order must not depend on the order
-      // in which the compiler evaluates arguments).
-      Value roundEven = round(eEven);
-      Value roundOdd = round(eOdd);
-      Value correctionEven = correction(eEven);
-      Value correctionOdd = correction(eOdd);
-      terms = {evenTotal, eOdd,          roundEven,
-               roundOdd,  correctionEven, correctionOdd};
-    }
-    auto nudged = [&](Value p, Value round, Value correction) -> Value {
+      Value correction = derived(e, "correction2", [&](OpBuilder &db) -> Value {
+        return arith::ShLIOp::create(
+            db, loc, arith::MinUIOp::create(db, loc, e, one), pairSplat(31));
+      });
       Value negative = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt,
                                              p, pairSplat(-(int64_t(1) << 30)));
       Value corrected =
@@ -1748,11 +1727,16 @@ struct KernelBuilder {
       Value rounded = arith::AddIOp::create(ob, loc, p, round);
       return arith::SubIOp::create(ob, loc, rounded, corrected);
     };
-    Value evenSum = nudged(even, terms[2], terms[4]);
-    even = arith::ShRSIOp::create(ob, loc, evenSum, terms[0]);
-    Value oddSum = nudged(odd, terms[3], terms[5]);
+    // One statement per op (the IR's order must not depend on the order in
+    // which the compiler evaluates arguments).
+    Value evenSum = nudged(even, eEven);
+    Value evenTotal = derived(eEven, "plus31", [&](OpBuilder &db) -> Value {
+      return arith::AddIOp::create(db, loc, eEven, pairSplat(31));
+    });
+    even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
+    Value oddSum = nudged(odd, eOdd);
     odd = arith::ShLIOp::create(
-        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, terms[1]), one);
+        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, eOdd), one);
     return blendEvenOdd(ob, wideType, even, odd);
   }
 
@@ -1769,123 +1753,22 @@ struct KernelBuilder {
     Value even, odd;
     std::tie(even, odd) = evenOddProducts(ob, a, b);
     Value c31 = pairSplat(31), c1 = pairSplat(1);
-    // [31 + r even, r odd, round even, round odd] (shiftTerms).
-    SmallVector<Value> terms = loadShiftTerms(ob, shift, /*twice=*/false);
-    if (terms.empty()) {
-      auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
-      Value half = pairSplat(int64_t(1) << 30);
-      auto rounding = [&](Value r) {
-        return derived(r, "round1", [&](OpBuilder &db) -> Value {
-          return arith::ShLIOp::create(db, loc, half, r);
-        });
-      };
-      Value evenTotal = derived(rEven, "plus31", [&](OpBuilder &db) -> Value {
-        return arith::AddIOp::create(db, loc, rEven, c31);
-      });
-      terms = {evenTotal, rOdd, rounding(rEven), rounding(rOdd)};
-    }
-    Value evenSum = arith::AddIOp::create(ob, loc, even, terms[2]);
-    even = arith::ShRSIOp::create(ob, loc, evenSum, terms[0]);
-    Value oddSum = arith::AddIOp::create(ob, loc, odd, terms[3]);
-    odd = arith::ShLIOp::create(
-        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, terms[1]), c1);
-    return blendEvenOdd(ob, wideType, even, odd);
-  }
-
-  /// The terms the even/odd-lane rounding multiplies derive from a vector
-  /// of per-lane right shifts (i32 lanes), as 64-bit lanes (lanes / 2 of
-  /// them): [31 + r of the even lanes, r of the odd lanes, then the
-  /// rounding terms of the even and the odd lanes] for single rounding
-  /// (2^(30 + r)); for double rounding (`twice`) the nudges R of the even
-  /// and odd lanes and then their corrections C (doubleRoundedProduct).
-  SmallVector<Value> shiftTerms(OpBuilder &ob, Value shift, bool twice) {
-    Value q = vector::BitCastOp::create(
-        ob, loc, VectorType::get({s.lanes() / 2}, ob.getI64Type()), shift);
-    Value even = arith::AndIOp::create(ob, loc, q, pairSplat(0xffffffffLL));
-    Value odd = arith::ShRUIOp::create(ob, loc, q, pairSplat(32));
+    auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
     Value half = pairSplat(int64_t(1) << 30);
-    Value total = arith::AddIOp::create(ob, loc, even, pairSplat(31));
-    auto shl = [&](Value a, Value b) -> Value {
-      return arith::ShLIOp::create(ob, loc, a, b);
-    };
-    if (!twice)
-      return {total, odd, shl(half, even), shl(half, odd)};
-    auto nudge = [&](Value e) -> Value {
-      return arith::OrIOp::create(ob, loc, shl(half, e), half);
-    };
-    auto correction = [&](Value e) {
-      return shl(arith::MinUIOp::create(ob, loc, e, pairSplat(1)),
-                 pairSplat(31));
-    };
-    return {total,       odd,          nudge(even),
-            nudge(odd),  correction(even), correction(odd)};
-  }
-
-  /// For `shift`, a load of a per-channel table of the kernel at channel
-  /// ch: its shiftTerms, loaded from a buffer the kernel fills once per
-  /// call at its start (shiftTermTable) instead of derived from the shift
-  /// vector wherever the epilogue reloads it: the pipelined kernels apply
-  /// a pixel's epilogue per K step and reload its constants each time,
-  /// and then derived five (seven) terms per output vector. MobileNet v2,
-  /// whose shifts differ per channel, ran 0.3-2% faster (AOT, Zen 5, ten
-  /// alternated rounds). Empty otherwise.
-  SmallVector<Value> loadShiftTerms(OpBuilder &ob, Value shift, bool twice) {
-    auto load = shift ? shift.getDefiningOp<vector::LoadOp>() : nullptr;
-    if (!load || load.getIndices().size() != 1 ||
-        !llvm::is_contained(channelArgs, load.getBase()) ||
-        load.getVectorType().getNumElements() != s.lanes())
-      return {};
-    Value table = shiftTermTable(load.getBase(), twice);
-    if (!table)
-      return {};
-    int64_t count = twice ? 6 : 4, half = s.lanes() / 2;
-    auto termType = VectorType::get({half}, ob.getI64Type());
-    // Block ch / lanes starts at term (ch / lanes) * count * half.
-    Value base = arith::MulIOp::create(ob, loc, load.getIndices()[0],
-                                       idx(ob, count / 2));
-    SmallVector<Value> terms;
-    for (int64_t t = 0; t < count; ++t)
-      terms.push_back(vector::LoadOp::create(ob, loc, termType, table,
-                                             ValueRange{add(ob, base,
-                                                            t * half)}));
-    return terms;
-  }
-
-  /// The buffer of `table`'s shiftTerms, one group of terms per block of
-  /// lanes channels, filled by a loop at the start of the kernel (before
-  /// any parallel region); null when the table is not whole blocks.
-  Value shiftTermTable(Value table, bool twice) {
-    auto key = std::make_pair(table, static_cast<unsigned>(twice));
-    if (auto it = memo.shiftTables.find(key); it != memo.shiftTables.end())
-      return it->second;
-    int64_t lanes = s.lanes(), count = twice ? 6 : 4;
-    int64_t channels = cast<MemRefType>(table.getType()).getDimSize(0);
-    Value buffer;
-    if (channels % lanes == 0 && channels > 0) {
-      // After the constants at the start of the entry block (constant()
-      // adds new ones before them).
-      OpBuilder tb(table.getContext());
-      Block::iterator pos = entry->begin();
-      while (pos != entry->end() && isa<arith::ConstantOp>(*pos))
-        ++pos;
-      tb.setInsertionPoint(entry, pos);
-      buffer = memref::AllocaOp::create(
-          tb, loc,
-          MemRefType::get({channels / 2 * count}, tb.getI64Type()),
-          tb.getI64IntegerAttr(64));
-      auto vecType = VectorType::get({lanes}, tb.getI32Type());
-      forLoop(tb, 0, channels / lanes, 1, [&](OpBuilder &lb, Value block) {
-        Value ch = mul(lb, block, lanes);
-        Value shift = vector::LoadOp::create(lb, loc, vecType, table, ch);
-        Value base = mul(lb, block, count * lanes / 2);
-        for (auto [t, term] : llvm::enumerate(shiftTerms(lb, shift, twice)))
-          vector::StoreOp::create(
-              lb, loc, term, buffer,
-              ValueRange{add(lb, base, static_cast<int64_t>(t) * lanes / 2)});
+    auto rounding = [&](Value r) {
+      return derived(r, "round1", [&](OpBuilder &db) -> Value {
+        return arith::ShLIOp::create(db, loc, half, r);
       });
-    }
-    memo.shiftTables[key] = buffer;
-    return buffer;
+    };
+    Value evenTotal = derived(rEven, "plus31", [&](OpBuilder &db) -> Value {
+      return arith::AddIOp::create(db, loc, rEven, c31);
+    });
+    Value evenSum = arith::AddIOp::create(ob, loc, even, rounding(rEven));
+    even = arith::ShRSIOp::create(ob, loc, evenSum, evenTotal);
+    Value oddSum = arith::AddIOp::create(ob, loc, odd, rounding(rOdd));
+    odd = arith::ShLIOp::create(
+        ob, loc, arith::ShRSIOp::create(ob, loc, oddSum, rOdd), c1);
+    return blendEvenOdd(ob, wideType, even, odd);
   }
 
   /// (a * b + 2^30) >> 31, truncated to i32, per lane of the i32 vectors a

@@ -6,11 +6,8 @@
 // lanes (vector<8xi64> for the 16-lane VNNI kernel, vector<4xi64> for the
 // 8-lane int16 one), never the template's widened 64-bit lanes
 // (vector<16xi64>, two registers per product and a 64-bit clamp). The
-// terms derived from the per-channel shifts (the halves, andi 0xffffffff
-// and shrui 32, 31 + r and the rounding terms) are computed once per call,
-// at the kernel's start, into a 64-byte aligned table of four vectors per
-// channel block, which the epilogue loads (ConvKernels.cpp,
-// shiftTermTable), not once per output vector (8 pixels here). The 16-lane
+// shift vector's halves (andi 0xffffffff, shrui 32) are derived once per
+// channel block, not once per output vector (8 pixels here). The 16-lane
 // kernel reads the multipliers of the odd lanes with a second, masked load
 // of the multiplier table one channel further (the first 15 lanes: the
 // 16th may lie past the table), whose 64-bit lanes hold them in their low
@@ -28,12 +25,6 @@
 // VNNI-LABEL: llvm.func @__qnn_kernel_vnni_{{[0-9_a-z]*}}(%arg0: !llvm.ptr, %arg1: !llvm.ptr, %arg2: !llvm.ptr, %arg3: !llvm.ptr, %arg4: !llvm.ptr, %arg5: !llvm.ptr) attributes {llvm.bareptr
 // VNNI-NOT: vector<16xi64>
 // VNNI: %[[ODD:.*]] = llvm.mlir.constant(dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false]> : vector<16xi1>)
-// VNNI: %[[TERMS:.*]] = llvm.alloca %{{.*}} x i64 {alignment = 64 : i64}
-// VNNI: llvm.getelementptr %arg4[
-// VNNI-NEXT: llvm.load {{.*}} -> vector<16xi32>
-// VNNI: llvm.and {{.*}} : vector<8xi64>
-// VNNI-COUNT-4: llvm.store {{.*}} : vector<8xi64>, !llvm.ptr
-// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
 // VNNI: %[[GEP:.*]] = llvm.getelementptr %arg3[%[[CH:.*]]] :
 // VNNI-NEXT: llvm.load %[[GEP]] {{.*}} -> vector<16xi32>
@@ -41,12 +32,10 @@
 // VNNI-NEXT: %[[NEXT:.*]] = llvm.getelementptr %arg3[%[[CH1]]]
 // VNNI-NEXT: llvm.intr.masked.load %[[NEXT]], %[[ODD]], %{{.*}} : (!llvm.ptr, vector<16xi1>, vector<16xi32>) -> vector<16xi32>
 // VNNI-NOT: vector<16xi64>
+// VNNI: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
+// VNNI-NOT: vector<16xi64>
 // VNNI: llvm.mul {{.*}} : vector<8xi64>
-// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
-// VNNI: llvm.getelementptr %[[TERMS]][
-// VNNI-NEXT: llvm.load {{.*}} -> vector<8xi64>
-// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
 // VNNI-NOT: llvm.intr.smax{{.*}}xi64>
 // VNNI: llvm.return
