@@ -1874,10 +1874,9 @@ struct KernelBuilder {
           VectorType::get({16}, db.getI1Type()), ArrayRef<bool>(lanes)));
       Value pass =
           constant(DenseElementsAttr::get(type, db.getI32IntegerAttr(0)));
-      Value next = arith::AddIOp::create(db, loc, load.getIndices()[0],
-                                         idx(db, 1));
-      return vector::MaskedLoadOp::create(db, loc, type, load.getBase(),
-                                          ValueRange{next}, mask, pass);
+      return vector::MaskedLoadOp::create(
+          db, loc, type, load.getBase(),
+          ValueRange{add(db, load.getIndices()[0], 1)}, mask, pass);
     });
   }
 
