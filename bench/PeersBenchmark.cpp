@@ -1,6 +1,6 @@
 //===- PeersBenchmark.cpp - oneDNN and XNNPACK on MobileNet v1 layers -----===//
 //
-// Runs each MobileNet v1 1.0 224 convolution (int8, batch 1, NHWC,
+// Runs each MobileNet v1 1.0 224 convolution (8-bit, batch 1, NHWC,
 // requantized 8-bit output) with qnn-mlir (the layer as a qnn program,
 // JIT-compiled by QNNCompiler for QNN_BENCH_TARGET, default the host's best
 // target) and the peer libraries found at configure time.
@@ -8,6 +8,12 @@
 // qnn-mlir's CompileOptions::threads (OpenMP, libomp) and XNNPACK's
 // pthreadpool; oneDNN uses OpenMP, so run with OMP_NUM_THREADS set to the
 // same value (scripts/bench.sh does).
+//
+// Activations: qnn-mlir's layers read and write uint8 tensors, as oneDNN's
+// (u8 source and destination); QNN_BENCH_ACTIVATIONS=i8 makes them int8
+// (the tables before 2026-11-28: the kernels then first flip the input's
+// sign bits, a pass that inside a network only a graph input needs).
+// XNNPACK's qs8 operator takes int8.
 //
 // QNN_BENCH_ROUNDING=single: the layers requantize with TFLite 2.x's single
 // rounding (the TFLite importer's default) instead of gemmlowp's double one.
@@ -108,8 +114,9 @@ static void BM_QNN(benchmark::State &state, ConvLayer layer) {
 
 /// The 27 layers as one compiled program (chainProgram): what qnn-mlir
 /// makes of the network. Between layers the values stay in the kernels'
-/// own form (a signed input a VNNI kernel reads as unsigned bytes is
-/// flipped by its producer's epilogue, not by a pass of its own).
+/// own form (with QNN_BENCH_ACTIVATIONS=i8, a signed input a VNNI kernel
+/// reads as unsigned bytes is flipped by its producer's epilogue, not by a
+/// pass of its own).
 static void BM_QNN_EndToEnd(benchmark::State &state) {
   std::unique_ptr<QnnConv> &chain = compiledChain;
   static std::string label;

@@ -38,6 +38,18 @@ static const char *benchRounding() {
   return env && std::string(env) == "single" ? "tflite_single" : "tflite";
 }
 
+/// The activations' type of the layers: unsigned bytes by default, as
+/// oneDNN's layers get them (u8 source and destination, the like-for-like
+/// comparison: inside a compiled network, every kernel but the first reads
+/// the unsigned bytes its producer's epilogue stored, so a signed layer's
+/// separate flip of its input, xor 0x80, is a cost of a graph input only).
+/// QNN_BENCH_ACTIVATIONS=i8 gives the earlier tables' int8 layers (TFLite
+/// int8 tensors: the same real values, zero points 128 lower).
+static bool benchUnsigned() {
+  const char *env = std::getenv("QNN_BENCH_ACTIVATIONS");
+  return !(env && std::string(env) == "i8");
+}
+
 std::string qnn::bench::layerProgram(const ConvLayer &l) {
   int64_t groups = l.depthwise ? l.inC : 1;
   int64_t perGroupIn = l.depthwise ? 1 : l.inC;
@@ -55,9 +67,13 @@ std::string qnn::bench::layerProgram(const ConvLayer &l) {
   }
   std::string s;
   llvm::raw_string_ostream os(s);
+  bool u8 = benchUnsigned();
+  std::string act = u8 ? "xui8>" : "xi8>";
+  // The same real values either way: zero points 128 higher when unsigned.
+  std::string izp = u8 ? "127" : "-1", ozp = u8 ? "0" : "-128";
   std::string inType = "tensor<1x" + std::to_string(l.inH) + "x" +
                        std::to_string(l.inW) + "x" + std::to_string(l.inC) +
-                       "xi8>";
+                       act;
   std::string shape = "1x" + std::to_string(l.outH()) + "x" +
                       std::to_string(l.outW()) + "x" + std::to_string(l.outC);
   std::string wType = "tensor<" + std::to_string(l.outC) + "x" +
@@ -72,16 +88,16 @@ std::string qnn::bench::layerProgram(const ConvLayer &l) {
         (c ? ", " : "") +
         llvm::formatv("{0:e}", 0.5 * static_cast<double>(ws)).str();
   }
-  os << "func.func @main(%x: " << inType << ") -> tensor<" << shape
-     << "xi8> {\n"
+  os << "func.func @main(%x: " << inType << ") -> tensor<" << shape << act
+     << " {\n"
      << "  %w = arith.constant dense<" << hexBytes(weights) << "> : " << wType
      << "\n"
      << "  %b = arith.constant dense<" << hexBytes(bias) << "> : tensor<1x1x1x"
      << l.outC << "xi32>\n"
      << "  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, "
      << "dilations = array<i64: 1, 1>, groups = " << groups
-     << " : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : "
-     << "i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: "
+     << " : i64, input_scale = 5.000000e-01 : f32, input_zero_point = " << izp
+     << " : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: "
      << l.padTop() << ", " << l.padLeft() << ", " << l.padBottom() << ", "
      << l.padRight() << ">, strides = array<i64: " << l.stride << ", "
      << l.stride << ">, weight_scale = array<f32: " << weightScales
@@ -92,10 +108,10 @@ std::string qnn::bench::layerProgram(const ConvLayer &l) {
      << "  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: "
      << requantScales
      << ">, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, "
-     << "output_zero_point = -128 : i32, rounding = #qnn.rounding<"
+     << "output_zero_point = " << ozp << " : i32, rounding = #qnn.rounding<"
      << benchRounding() << ">} : tensor<" << shape
-     << "xi32> -> tensor<" << shape << "xi8>\n"
-     << "  return %y : tensor<" << shape << "xi8>\n}\n";
+     << "xi32> -> tensor<" << shape << act << "\n"
+     << "  return %y : tensor<" << shape << act << "\n}\n";
   return s;
 }
 

@@ -1,8 +1,9 @@
 //===- QNNLayers.h - MobileNet layers compiled by qnn-mlir ---------------===//
 //
-// A MobileNet v1 convolution written as a qnn program (int8 NHWC input,
-// constant int8 OHWI weights with per-channel scales, int32 bias, requantize
-// to int8) and JIT-compiled with QNNCompiler, behind an interface free of
+// A MobileNet v1 convolution written as a qnn program (uint8 NHWC input,
+// or int8 with QNN_BENCH_ACTIVATIONS=i8; constant int8 OHWI weights with
+// per-channel scales, int32 bias, requantize to the input's type) and
+// JIT-compiled with QNNCompiler, behind an interface free of
 // MLIR types (the benchmark binary is built with RTTI and exceptions for the
 // peers, the compiler without).
 //
