@@ -132,7 +132,7 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Tile large ops with scf.forall instead of scf.for">,
     Option<"parallelMinElements", "parallel-min-elements", "int64_t",
-           /*default=*/"262144",
+           /*default=*/"16384",
            "Smallest op (in elements) worth running on several threads">
   ];
 }
