@@ -15,6 +15,12 @@
 // sign bits, a pass that inside a network only a graph input needs).
 // XNNPACK's qs8 operator takes int8.
 //
+// QNN_BENCH_CPU names the x86-64 CPU whose instructions qnn-mlir's code
+// may use (CompileOptions::cpu); by default the host's, but x86-64-v3
+// (AVX2) for QNN_BENCH_TARGET=int16 and x86-64-v4 (AVX512BW) for
+// int16-avx512bw: the CPUs without VNNI those targets are for (on a VNNI
+// host LLVM turns their vpmaddwd + vpaddd into vpdpwssd).
+//
 // QNN_BENCH_ROUNDING=single: the layers requantize with TFLite 2.x's single
 // rounding (the TFLite importer's default) instead of gemmlowp's double one.
 //

@@ -139,11 +139,28 @@ std::string qnn::bench::chainProgram(const std::vector<ConvLayer> &layers) {
   return chain;
 }
 
+/// The CPU the layers' code is generated for (CompileOptions::cpu):
+/// QNN_BENCH_CPU, else for the int16 targets a CPU without VNNI, whose
+/// code they are for (on a VNNI host LLVM would fuse their vpmaddwd +
+/// vpaddd into vpdpwssd): x86-64-v3 (AVX2) for int16, x86-64-v4 (AVX512BW)
+/// for int16-avx512bw; else the host.
+static std::string benchCPU(const std::string &target) {
+  if (const char *env = std::getenv("QNN_BENCH_CPU"))
+    return env;
+  if (target == "int16")
+    return "x86-64-v3";
+  if (target == "int16-avx512bw")
+    return "x86-64-v4";
+  return "";
+}
+
 struct QnnConv::Impl {
   mlir::MLIRContext context;
   std::unique_ptr<mlir::qnn::CompiledModule> module;
   std::vector<uint8_t> input, output;
   std::string target, program;
+  /// The target, and the CPU when one is named (the benchmark's label).
+  std::string label;
   Impl() : context(makeRegistry()) {}
   static mlir::DialectRegistry makeRegistry() {
     mlir::DialectRegistry registry;
@@ -164,6 +181,7 @@ QnnConv::QnnConv(const std::string &name, const std::string &program,
                  const std::string &target, unsigned threads)
     : impl(std::make_unique<Impl>()) {
   impl->target = target.empty() ? mlir::qnn::getHostTarget() : target;
+  impl->label = impl->target;
   impl->program = program;
   auto module =
       mlir::parseSourceString<mlir::ModuleOp>(impl->program, &impl->context);
@@ -173,6 +191,9 @@ QnnConv::QnnConv(const std::string &name, const std::string &program,
   }
   mlir::qnn::CompileOptions options;
   options.target = impl->target;
+  options.cpu = benchCPU(impl->target);
+  if (!options.cpu.empty())
+    impl->label = impl->target + " (cpu " + options.cpu + ")";
   options.threads = threads;
   // QNN_BENCH_OPT_LEVEL: CompileOptions::optLevel (default 1).
   if (const char *level = std::getenv("QNN_BENCH_OPT_LEVEL"))
@@ -232,4 +253,4 @@ std::string QnnConv::checkAgainstReference() {
   return "";
 }
 
-const std::string &QnnConv::target() const { return impl->target; }
+const std::string &QnnConv::target() const { return impl->label; }

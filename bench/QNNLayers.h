@@ -45,7 +45,8 @@ public:
   /// evaluator's on the same program; returns an empty string when they are
   /// identical, else a description of the first difference.
   std::string checkAgainstReference();
-  /// The target actually used.
+  /// The target actually used, and the CPU its code was generated for
+  /// when not the host (the int16 targets: see QNN_BENCH_CPU).
   const std::string &target() const;
 
 private:

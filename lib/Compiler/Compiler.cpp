@@ -21,6 +21,7 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/X86TargetParser.h"
 
 #include <atomic>
 #include <chrono>
@@ -127,6 +128,53 @@ llvm::Error qnn::checkTargetSupported(StringRef target) {
   return llvm::createStringError(
       "target int16-avx512bw needs a CPU with AVX512F and AVX512BW (use "
       "--target int16 or generic)");
+}
+
+/// Whether generated code may use the CPU feature `f`: the instruction-set
+/// extensions, not system features such as pku or wbnoinvd, which virtual
+/// machines hide from the host's list and kernels never use.
+static bool isCodeFeature(StringRef f) {
+  static const StringRef prefixes[] = {
+      "avx", "amx",  "sse",    "ssse", "fma",  "f16c", "bmi",       "popcnt",
+      "lzcnt", "movbe", "gfni", "vaes", "adx", "sha",  "vpclmulqdq"};
+  return llvm::any_of(prefixes, [&](StringRef p) { return f.starts_with(p); });
+}
+
+llvm::Error qnn::checkJITCPU(StringRef cpu, StringRef target) {
+  if (llvm::Error err = checkTargetKnown(target))
+    return err;
+  if (llvm::X86::parseArchX86(cpu, /*Only64Bit=*/true) == llvm::X86::CK_None)
+    return llvm::createStringError(
+        "unknown CPU '" + cpu.str() +
+        "' (an LLVM x86-64 CPU name, e.g. x86-64-v3, x86-64-v4, znver4)");
+  // The CPU's features with the ones they imply (avx512bw implies
+  // avx512f, which x86-64-v4's list leaves out).
+  SmallVector<StringRef> listed;
+  llvm::X86::getFeaturesForCPU(cpu, listed);
+  llvm::StringMap<bool> features;
+  for (StringRef f : listed) {
+    features[f] = true;
+    llvm::X86::updateImpliedFeatures(f, true, features);
+  }
+  for (StringRef f : requiredFeatures(target))
+    if (!features.lookup(f))
+      return llvm::createStringError("target " + target.str() +
+                                     " needs the CPU feature " + f.str() +
+                                     ", which CPU '" + cpu.str() + "' lacks");
+  // In a fixed order, so that the message names the same feature on every
+  // host that lacks several.
+  SmallVector<StringRef> code;
+  for (const auto &f : features)
+    if (f.second && isCodeFeature(f.first()))
+      code.push_back(f.first());
+  llvm::sort(code);
+  llvm::StringMap<bool> host = llvm::sys::getHostCPUFeatures();
+  for (StringRef f : code)
+    if (!host.lookup(f))
+      return llvm::createStringError(
+          "CPU '" + cpu.str() + "' has the feature " + f.str() +
+          ", which this host lacks (the JIT's code runs on this host)");
+  return llvm::Error::success();
 }
 
 llvm::Error qnn::checkTargetKnown(StringRef target) {
@@ -260,9 +308,16 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   if (llvm::Error err = checkOptLevel(options.optLevel))
     return std::move(err);
 
-  // Refuse targets whose instructions this CPU lacks: running them would
-  // end in SIGILL.
-  if (!(options.target == "avx512-vnni" && options.emulateVNNI))
+  // Refuse targets whose instructions this CPU (or the named one) lacks:
+  // running them would end in SIGILL.
+  if (!options.cpu.empty()) {
+    if (llvm::Error err = checkJITCPU(options.cpu,
+                                      options.target == "avx512-vnni" &&
+                                              options.emulateVNNI
+                                          ? StringRef("generic")
+                                          : StringRef(options.target)))
+      return std::move(err);
+  } else if (!(options.target == "avx512-vnni" && options.emulateVNNI))
     if (std::optional<StringRef> feature = missingHostFeature(options.target))
       return makeError("target '" + options.target +
                        "' needs the CPU "
@@ -325,8 +380,20 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   // `transformer` is a function_ref: the callable it refers to must outlive
   // ExecutionEngine::create, which calls it.
   unsigned optLevel = options.optLevel;
+  std::string cpu = options.cpu;
   std::function<llvm::Error(llvm::Module *)> optimize =
-      [optLevel](llvm::Module *m) { return optimizeLLVMModule(*m, optLevel); };
+      [optLevel, cpu](llvm::Module *m) {
+        // A named CPU: each function's target-cpu, with no extra features
+        // (an empty target-features replaces the host's feature string),
+        // decides the instructions the code generator may use.
+        if (!cpu.empty())
+          for (llvm::Function &f : *m)
+            if (!f.isDeclaration()) {
+              f.addFnAttr("target-cpu", cpu);
+              f.addFnAttr("target-features", "");
+            }
+        return optimizeLLVMModule(*m, optLevel);
+      };
   engineOptions.transformer = optimize;
   auto engine = ExecutionEngine::create(*module, engineOptions);
   if (!engine)

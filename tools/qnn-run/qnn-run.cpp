@@ -74,6 +74,13 @@ static cl::opt<std::string>
                     "(AVX2), generic or loops "
                     "(default: the best one for this CPU)"),
            cl::cat(runCategory));
+static cl::opt<std::string>
+    cpu("cpu",
+        cl::desc("Use only this x86-64 CPU's instructions (an LLVM CPU name, "
+                 "e.g. x86-64-v3: AVX2 without VNNI, x86-64-v4: AVX512BW "
+                 "without VNNI) instead of all of this host's, which must "
+                 "have them; needs --target"),
+        cl::cat(runCategory));
 static cl::opt<bool> compareReference(
     "compare-reference",
     cl::desc("Also run the reference evaluator and require bit-identical "
@@ -335,8 +342,13 @@ static int executeNative(MLIRContext &context, ModuleOp module,
       return 1;
     tensorSets.push_back(std::move(*tensors));
   }
+  if (!cpu.empty() && target.empty()) {
+    llvm::errs() << "qnn-run: --cpu needs an explicit --target\n";
+    return 1;
+  }
   std::string targetName = target.empty() ? getHostTarget() : target;
-  if (llvm::Error err = checkTargetSupported(targetName)) {
+  if (llvm::Error err = cpu.empty() ? checkTargetSupported(targetName)
+                                    : checkJITCPU(cpu, targetName)) {
     llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
@@ -362,6 +374,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   }
   CompileOptions options;
   options.target = targetName;
+  options.cpu = cpu;
   options.entry = func.getName().str();
   options.optLevel = optLevel;
   applyThreadsCLOption(options);

@@ -59,6 +59,14 @@ struct CompileOptions {
   /// their kernels with the epilogue decided by --qnn-to-npu's fusion
   /// (LowerToLLVMOptions::fuseToNPU). Off: qnn operators one by one.
   bool fuseToNPU = true;
+  /// The x86-64 CPU whose instructions the JIT's code may use (an LLVM CPU
+  /// name: x86-64-v3 is AVX2 without VNNI, x86-64-v4 AVX512BW without
+  /// VNNI); this host must have every instruction-set feature of it
+  /// (checkJITCPU). Empty: the host CPU. On a CPU with AVX512-VNNI, LLVM
+  /// turns the int16 kernels' vpmaddwd + vpaddd into vpdpwssd: compiling
+  /// for x86-64-v3 measures what a CPU without VNNI runs. (AOT code takes
+  /// AOTOptions::cpu.)
+  std::string cpu;
   /// Verify the module after every pass of the pipeline (as qnn-opt and
   /// the lit tests do). Off by default: the input is verified when it is
   /// parsed or imported, and the verifier took 7% of MobileNet v2's
@@ -225,6 +233,11 @@ llvm::Error checkTargetSupported(StringRef target);
 
 /// Fails with a readable message when `target` is not a known target name.
 llvm::Error checkTargetKnown(StringRef target);
+
+/// Fails with a readable message unless `cpu` names an x86-64 CPU (LLVM's
+/// names) whose instruction-set features this host has (the JIT's code
+/// runs here) and that has every feature `target` needs.
+llvm::Error checkJITCPU(StringRef cpu, StringRef target);
 
 /// Bytes per element of a buffer exchanged with a compiled module.
 unsigned getElementBytes(Type elementType);
