@@ -1042,10 +1042,12 @@ struct KernelBuilder {
   };
 
   /// The epilogue's narrowing tail, when packed stores can replace it: 16
-  /// lanes without emulation (the packs are AVX512BW instructions), the
-  /// bounds within one 8-bit range and |zp| <= 32512 (see packBytes).
+  /// lanes without emulation (the packs are AVX512BW instructions) or the
+  /// 8 lanes of the Int16 flavor (AVX2 packs, packBytes8), the bounds
+  /// within one 8-bit range and |zp| <= 32512 (see packBytes).
   std::optional<NarrowingTail> narrowingTail() {
-    if (!epilogue || emulate || s.lanes() != 16)
+    if (!epilogue || emulate ||
+        (s.lanes() != 16 && s.flavor != KernelFlavor::Int16))
       return std::nullopt;
     Block &body = epilogue.getBody().front();
     Value terminal = body.getTerminator()->getOperand(0);
@@ -1262,6 +1264,64 @@ struct KernelBuilder {
                                     LLVM::AsmDialectAttr(), ArrayAttr())
               .getResult(0);
     return vector::BitCastOp::create(ob, loc, bytes, d);
+  }
+
+  /// packBytes for the 8-lane Int16 flavor (AVX2): the narrowing tail of
+  /// two blocks v0, v1 (8 channels each) as the 16 bytes of their
+  /// channels. vpackssdw interleaves the halves of each 128-bit lane
+  /// (words: v0[0..3] v1[0..3] | v0[4..7] v1[4..7]), the byte pack keeps
+  /// that order in dwords 0, 1 and 4, 5, and one vpermd puts them in
+  /// channel order: 4 instructions and one store per 16 outputs, where
+  /// each block took an extract, two packs and an 8-byte store.
+  Value packBytes8(OpBuilder &ob, Value v0, Value v1,
+                   const NarrowingTail &tail) {
+    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
+    auto words = VectorType::get({16}, i16);
+    auto bytes = VectorType::get({32}, i8);
+    auto dwords = VectorType::get({8}, i32);
+    auto call = [&](StringRef name, Type type, ValueRange args) {
+      return LLVM::CallIntrinsicOp::create(ob, loc, type,
+                                           ob.getStringAttr(name), args)
+          .getResult(0);
+    };
+    Value w = call("llvm.x86.avx2.packssdw", words, ValueRange{v0, v1});
+    if (tail.zp)
+      w = LLVM::SAddSat::create(
+          ob, loc, w,
+          arith::ConstantOp::create(
+              ob, loc,
+              DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp))));
+    Value packed = call(tail.isSigned ? "llvm.x86.avx2.packsswb"
+                                      : "llvm.x86.avx2.packuswb",
+                        bytes, ValueRange{w, w});
+    int64_t rangeLo = tail.isSigned ? -128 : 0,
+            rangeHi = tail.isSigned ? 127 : 255;
+    auto byteSplat = [&](int64_t c) {
+      APInt bits(8, c, /*isSigned=*/c < 0, /*implicitTrunc=*/true);
+      return arith::ConstantOp::create(
+          ob, loc, DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, bits)));
+    };
+    if (tail.lo > rangeLo)
+      packed = tail.isSigned
+                   ? arith::MaxSIOp::create(ob, loc, packed, byteSplat(tail.lo))
+                         .getResult()
+                   : arith::MaxUIOp::create(ob, loc, packed, byteSplat(tail.lo))
+                         .getResult();
+    if (tail.hi < rangeHi)
+      packed = tail.isSigned
+                   ? arith::MinSIOp::create(ob, loc, packed, byteSplat(tail.hi))
+                         .getResult()
+                   : arith::MinUIOp::create(ob, loc, packed, byteSplat(tail.hi))
+                         .getResult();
+    Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
+    SmallVector<int32_t> order = {0, 4, 1, 5, 0, 4, 1, 5};
+    Value index = arith::ConstantOp::create(
+        ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
+    d = call("llvm.x86.avx2.permd", dwords, ValueRange{d, index});
+    Value all = vector::BitCastOp::create(ob, loc, bytes, d);
+    return vector::ExtractStridedSliceOp::create(
+        ob, loc, all, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{16},
+        ArrayRef<int64_t>{1});
   }
 
   /// The epilogue's per-channel constants of the output channels [ch, ch +
@@ -2309,7 +2369,7 @@ struct KernelBuilder {
     // Four (two) channel blocks of a pixel narrow into one 64-byte
     // (32-byte) store.
     std::optional<NarrowingTail> tail = narrowingTail();
-    bool packed = tail && (nr == 4 || nr == 2);
+    bool packed = tail && (lanes == 16 ? nr == 4 || nr == 2 : nr == 2);
     // Applies the epilogue (if any) to the nr accumulators `pixelAccs` of
     // pixel (oh, ow), whose blocks' per-channel constants are `constants`,
     // and stores the pixel's output channels of blockChannel[j]: packed
@@ -2331,6 +2391,11 @@ struct KernelBuilder {
       SmallVector<Value> vals;
       for (int64_t j = 0; j < nr; ++j)
         vals.push_back(applyEpilogue(bb, pixelAccs[j], constants[j], tail->y));
+      if (lanes == 8) {
+        vector::StoreOp::create(bb, loc, packBytes8(bb, vals[0], vals[1], *tail),
+                                out, ValueRange{nIv, oh, ow, blockChannel[0]});
+        return;
+      }
       // Two blocks: opaque, or LLVM splits the vpermd around the extract
       // of the low half (four shuffles instead of one).
       Value bytes = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);

@@ -2,12 +2,22 @@
 // them. A pointwise convolution with 64 output channels (four channel
 // blocks per pixel) and a requantize to i8: the avx512-vnni kernel narrows
 // four accumulator vectors with the AVX512BW packs and stores 64 bytes.
-// With emulated vpdpbusd (CPUs without AVX512) and on the 8-lane int16
-// target it keeps the per-vector narrowing. Execution tests:
-// test/Execution/packed-stores.test.
+// The 8-lane int16 target (AVX2) narrows two blocks with the AVX2 packs
+// and stores 16 bytes; the generic target and emulated vpdpbusd (CPUs
+// without AVX512) keep the per-vector narrowing. Execution tests:
+// test/Execution/packed-stores.test, packed-stores-int16.test.
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=PACKED
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni emulate-vnni=true" | FileCheck %s --check-prefix=PLAIN
-// RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=PLAIN
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=generic" | FileCheck %s --check-prefix=PLAIN
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=PACKED8
+
+// PACKED8-LABEL: llvm.func @__qnn_kernel_int16
+// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packssdw"
+// PACKED8: llvm.intr.sadd.sat
+// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packsswb"
+// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.permd"
+// PACKED8: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
+// PACKED8-NOT: llvm.store {{.*}} : vector<8xi8>, !llvm.ptr
 
 // PACKED-LABEL: llvm.func @__qnn_kernel_vnni
 // PACKED: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
