@@ -25,7 +25,6 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
-#include "llvm/TargetParser/X86TargetParser.h"
 
 using namespace mlir;
 using namespace mlir::qnn;
@@ -152,11 +151,8 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   if (!options.cpu.empty()) {
     if (builder->getTargetTriple().getArch() != llvm::Triple::x86_64)
       return makeError("--cpu is supported on x86-64 hosts only");
-    if (llvm::X86::parseArchX86(options.cpu, /*Only64Bit=*/true) ==
-        llvm::X86::CK_None)
-      return makeError("unknown CPU '" + options.cpu +
-                       "' (an LLVM x86-64 CPU name, e.g. x86-64-v4, znver4, "
-                       "sapphirerapids)");
+    if (llvm::Error err = checkCPUName(options.cpu))
+      return std::move(err);
     // The named CPU's own features replace the host's.
     builder->setCPU(options.cpu);
     builder->getFeatures() = llvm::SubtargetFeatures();

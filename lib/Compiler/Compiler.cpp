@@ -140,13 +140,20 @@ static bool isCodeFeature(StringRef f) {
   return llvm::any_of(prefixes, [&](StringRef p) { return f.starts_with(p); });
 }
 
+llvm::Error qnn::checkCPUName(StringRef cpu) {
+  if (llvm::X86::parseArchX86(cpu, /*Only64Bit=*/true) != llvm::X86::CK_None)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "unknown CPU '" + cpu.str() +
+      "' (an LLVM x86-64 CPU name, e.g. x86-64-v3, x86-64-v4, znver4, "
+      "sapphirerapids)");
+}
+
 llvm::Error qnn::checkJITCPU(StringRef cpu, StringRef target) {
   if (llvm::Error err = checkTargetKnown(target))
     return err;
-  if (llvm::X86::parseArchX86(cpu, /*Only64Bit=*/true) == llvm::X86::CK_None)
-    return llvm::createStringError(
-        "unknown CPU '" + cpu.str() +
-        "' (an LLVM x86-64 CPU name, e.g. x86-64-v3, x86-64-v4, znver4)");
+  if (llvm::Error err = checkCPUName(cpu))
+    return err;
   // The CPU's features with the ones they imply (avx512bw implies
   // avx512f, which x86-64-v4's list leaves out).
   SmallVector<StringRef> listed;

@@ -234,6 +234,10 @@ llvm::Error checkTargetSupported(StringRef target);
 /// Fails with a readable message when `target` is not a known target name.
 llvm::Error checkTargetKnown(StringRef target);
 
+/// Fails with a readable message unless `cpu` is one of LLVM's x86-64 CPU
+/// names (for AOTOptions::cpu and CompileOptions::cpu).
+llvm::Error checkCPUName(StringRef cpu);
+
 /// Fails with a readable message unless `cpu` names an x86-64 CPU (LLVM's
 /// names) whose instruction-set features this host has (the JIT's code
 /// runs here) and that has every feature `target` needs.

@@ -1190,48 +1190,39 @@ struct KernelBuilder {
     return t;
   }
 
-  /// Narrows four (or two) i32 vectors of 16 lanes with `tail` and returns
-  /// their bytes in order (v0's 16, then v1's, ...; with two vectors, in the
-  /// low 32 of the 64 bytes): vpackssdw (saturating to i16), a saturating
-  /// i16 add of the zero point, one vpacksswb or vpackuswb, a byte clamp
-  /// when [lo, hi] is narrower than the pack's range, and one vpermd
-  /// putting each vector's four dwords together (the packs interleave
-  /// 128-bit lanes). Exact: with |zp| <= 32512 every value that saturates
-  /// to i16 also lies outside [lo, hi] after adding zp.
-  Value packBytes(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
-                  bool opaque = false) {
-    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
-    auto words = VectorType::get({32}, i16);
-    auto bytes = VectorType::get({64}, i8);
-    auto call = [&](StringRef name, Type type, ValueRange args) {
-      return LLVM::CallIntrinsicOp::create(ob, loc, type,
-                                           ob.getStringAttr(name), args)
-          .getResult(0);
-    };
+  /// The result of the LLVM intrinsic `name` on `args`.
+  Value intrinsic(OpBuilder &ob, StringRef name, Type type, ValueRange args) {
+    return LLVM::CallIntrinsicOp::create(ob, loc, type, ob.getStringAttr(name),
+                                         args)
+        .getResult(0);
+  }
+
+  /// The first step of the packed narrowing: `packssdw` (the 512-bit or
+  /// the AVX2 intrinsic) of the i32 vectors a and b into `words`, then the
+  /// tail's zero point added with i16 saturation.
+  Value packWords(OpBuilder &ob, StringRef packssdw, VectorType words, Value a,
+                  Value b, const NarrowingTail &tail) {
+    Value w = intrinsic(ob, packssdw, words, ValueRange{a, b});
+    if (!tail.zp)
+      return w;
     Value zp = arith::ConstantOp::create(
         ob, loc, DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp)));
-    assert((v.size() == 4 || v.size() == 2) && "packs four or two vectors");
-    SmallVector<Value> halves;
-    for (size_t i = 0; i < v.size() / 2; ++i) {
-      Value w = call("llvm.x86.avx512.packssdw.512", words,
-                     ValueRange{v[2 * i], v[2 * i + 1]});
-      if (tail.zp)
-        w = LLVM::SAddSat::create(ob, loc, w, zp);
-      halves.push_back(w);
-    }
-    // Two vectors: lane L of the bytes holds v0's and v1's channels
-    // [4L, 4L + 4) twice; the permutation below takes dwords 4L and 4L + 1.
-    if (halves.size() == 1)
-      halves.push_back(halves.front());
-    Value packed = call(tail.isSigned ? "llvm.x86.avx512.packsswb.512"
-                                      : "llvm.x86.avx512.packuswb.512",
-                        bytes, halves);
+    return LLVM::SAddSat::create(ob, loc, w, zp);
+  }
+
+  /// The byte clamp of the packed narrowing: the bytes `packed` (the
+  /// pack's signed or unsigned range) clamped to [tail.lo, tail.hi] where
+  /// that is narrower.
+  Value clampBytes(OpBuilder &ob, Value packed, const NarrowingTail &tail) {
+    auto bytes = cast<VectorType>(packed.getType());
     int64_t rangeLo = tail.isSigned ? -128 : 0,
             rangeHi = tail.isSigned ? 127 : 255;
     auto byteSplat = [&](int64_t c) {
       APInt bits(8, c, /*isSigned=*/c < 0, /*implicitTrunc=*/true);
       return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, bits)));
+          ob, loc,
+          DenseElementsAttr::get(bytes,
+                                 ob.getIntegerAttr(ob.getI8Type(), bits)));
     };
     if (tail.lo > rangeLo)
       packed = tail.isSigned
@@ -1245,6 +1236,38 @@ struct KernelBuilder {
                          .getResult()
                    : arith::MinUIOp::create(ob, loc, packed, byteSplat(tail.hi))
                          .getResult();
+    return packed;
+  }
+
+  /// Narrows four (or two) i32 vectors of 16 lanes with `tail` and returns
+  /// their bytes in order (v0's 16, then v1's, ...; with two vectors, in the
+  /// low 32 of the 64 bytes): vpackssdw (saturating to i16), a saturating
+  /// i16 add of the zero point, one vpacksswb or vpackuswb, a byte clamp
+  /// when [lo, hi] is narrower than the pack's range, and one vpermd
+  /// putting each vector's four dwords together (the packs interleave
+  /// 128-bit lanes). Exact: with |zp| <= 32512 every value that saturates
+  /// to i16 also lies outside [lo, hi] after adding zp.
+  Value packBytes(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
+                  bool opaque = false) {
+    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
+    auto words = VectorType::get({32}, i16);
+    auto bytes = VectorType::get({64}, i8);
+    assert((v.size() == 4 || v.size() == 2) && "packs four or two vectors");
+    SmallVector<Value> halves;
+    for (size_t i = 0; i < v.size() / 2; ++i)
+      halves.push_back(packWords(ob, "llvm.x86.avx512.packssdw.512", words,
+                                 v[2 * i], v[2 * i + 1], tail));
+    // Two vectors: lane L of the bytes holds v0's and v1's channels
+    // [4L, 4L + 4) twice; the permutation below takes dwords 4L and 4L + 1.
+    if (halves.size() == 1)
+      halves.push_back(halves.front());
+    Value packed =
+        clampBytes(ob,
+                   intrinsic(ob,
+                             tail.isSigned ? "llvm.x86.avx512.packsswb.512"
+                                           : "llvm.x86.avx512.packuswb.512",
+                             bytes, halves),
+                   tail);
     // Dword 4L + k holds v_k's channels [4L, 4L + 4): a 4x4 transpose, one
     // vpermd (the intrinsic, so that LLVM does not fold it into each
     // 16-byte extract of a depthwise kernel's stores).
@@ -1254,7 +1277,8 @@ struct KernelBuilder {
                                   2, 6, 10, 14, 3, 7, 11, 15};
     Value index = arith::ConstantOp::create(
         ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
-    d = call("llvm.x86.avx512.permvar.si.512", dwords, ValueRange{d, index});
+    d = intrinsic(ob, "llvm.x86.avx512.permvar.si.512", dwords,
+                  ValueRange{d, index});
     if (opaque)
       d = LLVM::InlineAsmOp::create(ob, loc, dwords, ValueRange{d},
                                     /*asm_string=*/"", /*constraints=*/"=v,0",
@@ -1275,49 +1299,22 @@ struct KernelBuilder {
   /// each block took an extract, two packs and an 8-byte store.
   Value packBytes8(OpBuilder &ob, Value v0, Value v1,
                    const NarrowingTail &tail) {
-    Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
-    auto words = VectorType::get({16}, i16);
-    auto bytes = VectorType::get({32}, i8);
-    auto dwords = VectorType::get({8}, i32);
-    auto call = [&](StringRef name, Type type, ValueRange args) {
-      return LLVM::CallIntrinsicOp::create(ob, loc, type,
-                                           ob.getStringAttr(name), args)
-          .getResult(0);
-    };
-    Value w = call("llvm.x86.avx2.packssdw", words, ValueRange{v0, v1});
-    if (tail.zp)
-      w = LLVM::SAddSat::create(
-          ob, loc, w,
-          arith::ConstantOp::create(
-              ob, loc,
-              DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp))));
-    Value packed = call(tail.isSigned ? "llvm.x86.avx2.packsswb"
-                                      : "llvm.x86.avx2.packuswb",
-                        bytes, ValueRange{w, w});
-    int64_t rangeLo = tail.isSigned ? -128 : 0,
-            rangeHi = tail.isSigned ? 127 : 255;
-    auto byteSplat = [&](int64_t c) {
-      APInt bits(8, c, /*isSigned=*/c < 0, /*implicitTrunc=*/true);
-      return arith::ConstantOp::create(
-          ob, loc, DenseElementsAttr::get(bytes, ob.getIntegerAttr(i8, bits)));
-    };
-    if (tail.lo > rangeLo)
-      packed = tail.isSigned
-                   ? arith::MaxSIOp::create(ob, loc, packed, byteSplat(tail.lo))
-                         .getResult()
-                   : arith::MaxUIOp::create(ob, loc, packed, byteSplat(tail.lo))
-                         .getResult();
-    if (tail.hi < rangeHi)
-      packed = tail.isSigned
-                   ? arith::MinSIOp::create(ob, loc, packed, byteSplat(tail.hi))
-                         .getResult()
-                   : arith::MinUIOp::create(ob, loc, packed, byteSplat(tail.hi))
-                         .getResult();
+    auto words = VectorType::get({16}, ob.getI16Type());
+    auto bytes = VectorType::get({32}, ob.getI8Type());
+    auto dwords = VectorType::get({8}, ob.getI32Type());
+    Value w = packWords(ob, "llvm.x86.avx2.packssdw", words, v0, v1, tail);
+    Value packed = clampBytes(
+        ob,
+        intrinsic(ob,
+                  tail.isSigned ? "llvm.x86.avx2.packsswb"
+                                : "llvm.x86.avx2.packuswb",
+                  bytes, ValueRange{w, w}),
+        tail);
     Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
     SmallVector<int32_t> order = {0, 4, 1, 5, 0, 4, 1, 5};
     Value index = arith::ConstantOp::create(
         ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
-    d = call("llvm.x86.avx2.permd", dwords, ValueRange{d, index});
+    d = intrinsic(ob, "llvm.x86.avx2.permd", dwords, ValueRange{d, index});
     Value all = vector::BitCastOp::create(ob, loc, bytes, d);
     return vector::ExtractStridedSliceOp::create(
         ob, loc, all, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{16},
