@@ -1003,6 +1003,21 @@ struct KernelBuilder {
     return add;
   }
 
+  /// The number of per-channel vectors the epilogue reads besides the bias
+  /// (which the accumulators start from): what it needs in registers, or
+  /// reloads, beside the accumulators.
+  int64_t epilogueChannelVectors() {
+    if (!epilogue)
+      return 0;
+    Operation *bias = leadingBiasAdd();
+    return llvm::count_if(
+        epilogue.getBody().front().getArguments().drop_front(),
+        [&](BlockArgument arg) {
+          return llvm::any_of(arg.getUsers(),
+                              [&](Operation *user) { return user != bias; });
+        });
+  }
+
   /// The initial accumulator of the output channels [ch, ch + lanes):
   /// `base` (zero, or the VNNI correction terms) plus the epilogue's
   /// leading bias, if any.
@@ -1030,21 +1045,66 @@ struct KernelBuilder {
     return arith::AddIOp::create(ob, loc, base, bias);
   }
 
+  /// A term of the narrowing tail: a constant plus per-channel arguments of
+  /// the epilogue (the numbers of its body arguments).
+  struct TailTerm {
+    int64_t c = 0;
+    SmallVector<unsigned> args;
+    bool isConstant() const { return args.empty(); }
+    TailTerm operator+(const TailTerm &o) const {
+      TailTerm t{c + o.c, args};
+      t.args.append(o.args);
+      return t;
+    }
+  };
   /// The end of an epilogue that narrows its i32 value y to 8 bits:
-  /// trunc(clamp(y + zp, lo, hi)) with constants zp, lo and hi, as the
-  /// requantize lowering and canonicalization leave it (the clamp before
-  /// or after the add, max and min in either order).
+  /// trunc(clamp(y + zp, lo, hi)) with terms zp, lo and hi (constants, or
+  /// the per-channel arguments of a shared kernel), as the requantize
+  /// lowering and canonicalization leave it (the clamp before or after the
+  /// add, max and min in either order).
   struct NarrowingTail {
     Value y;
-    int64_t zp = 0, lo = 0, hi = 0;
+    TailTerm zp, lo, hi;
     /// [lo, hi] within [-128, 127] (a signed pack), else within [0, 255].
     bool isSigned = true;
+    bool isPerChannel() const {
+      return !zp.isConstant() || !lo.isConstant() || !hi.isConstant();
+    }
   };
+
+  /// The layers sharing the kernel, as ranges of the epilogue's arguments
+  /// (qnn-fuse-kernel-epilogues records them): ranges[m][a - 1] is the
+  /// range of argument a over the channels of layer m; none where an
+  /// argument is not an integer. No layers without the record.
+  SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
+  argumentRanges() {
+    SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
+        layers;
+    auto attr =
+        epilogue->getAttrOfType<DenseI64ArrayAttr>(kArgumentRangesAttrName);
+    size_t args = epilogue.getNumArguments() - 1;
+    if (!attr || args == 0 || attr.size() % (2 * args) != 0)
+      return layers;
+    ArrayRef<int64_t> values = attr.asArrayRef();
+    for (size_t m = 0; m < values.size() / (2 * args); ++m) {
+      auto &ranges = layers.emplace_back();
+      for (size_t a = 0; a < args; ++a) {
+        size_t at = 2 * (m * args + a);
+        int64_t lo = values[at], hi = values[at + 1];
+        ranges.push_back(lo <= hi ? std::optional(std::make_pair(lo, hi))
+                                  : std::nullopt);
+      }
+    }
+    return layers;
+  }
 
   /// The epilogue's narrowing tail, when packed stores can replace it: 16
   /// lanes without emulation (the packs are AVX512BW instructions) or the
   /// 8 lanes of the Int16 flavor (AVX2 packs, packBytes8), the bounds
-  /// within one 8-bit range and |zp| <= 32512 (see packBytes).
+  /// within one 8-bit range and |zp| <= 32512 (see packBytes). The zero
+  /// point and the clamp bounds are constants, or per-channel arguments
+  /// (the lifted constants of a kernel that several layers share) whose
+  /// ranges satisfy the same conditions.
   std::optional<NarrowingTail> narrowingTail() {
     if (!epilogue || emulate ||
         (s.lanes() != 16 && s.flavor != KernelFlavor::Int16))
@@ -1056,6 +1116,44 @@ struct KernelBuilder {
       if (!matchPattern(v, m_ConstantInt(&value)))
         return std::nullopt;
       return value.getSExtValue();
+    };
+    // A constant, or a per-channel i32 argument of known ranges.
+    auto layers = argumentRanges();
+    auto term = [&](Value v) -> std::optional<TailTerm> {
+      if (auto k = constant(v))
+        return TailTerm{*k, {}};
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner() != &body || arg.getArgNumber() == 0 ||
+          !arg.getType().isInteger(32) || layers.empty() ||
+          llvm::any_of(layers, [&](auto &ranges) {
+            return !ranges[arg.getArgNumber() - 1];
+          }))
+        return std::nullopt;
+      return TailTerm{0, {arg.getArgNumber()}};
+    };
+    // The range of term t over the channels of layer m.
+    auto range = [&](const TailTerm &t, size_t m) {
+      std::pair<int64_t, int64_t> r{t.c, t.c};
+      for (unsigned a : t.args) {
+        r.first += layers[m][a - 1]->first;
+        r.second += layers[m][a - 1]->second;
+      }
+      return r;
+    };
+    // The range of t over every layer's channels.
+    auto hull = [&](const TailTerm &t) {
+      std::pair<int64_t, int64_t> h{t.c, t.c};
+      for (size_t m = 0; !t.isConstant() && m < layers.size(); ++m) {
+        auto r = range(t, m);
+        h = m == 0 ? r
+                   : std::make_pair(std::min(h.first, r.first),
+                                    std::max(h.second, r.second));
+      }
+      return h;
+    };
+    auto zpFits = [&](const TailTerm &zp) {
+      auto [lo, hi] = hull(zp);
+      return std::max(-lo, hi) <= 32512;
     };
     // A final sign flip (xor 0x80: the next kernel's VNNI input, fused
     // into this epilogue) moves the values between the signed and the
@@ -1101,36 +1199,34 @@ struct KernelBuilder {
         !trunc.getIn().getType().isInteger(32) ||
         (result != terminal && !trunc->hasOneUse()))
       return std::nullopt;
-    // An addi of a constant, or v itself with 0.
-    auto addConst = [&](Value v, int64_t &c) -> Value {
-      c = 0;
+    // An addi of a term, or v itself with 0.
+    auto addTerm = [&](Value v, TailTerm &t) -> Value {
+      t = TailTerm{};
       auto add = v.getDefiningOp<arith::AddIOp>();
       if (!add || !add->hasOneUse())
         return v;
-      if (auto k = constant(add.getRhs())) {
-        c = *k;
+      if (auto k = term(add.getRhs())) {
+        t = *k;
         return add.getLhs();
       }
       return v;
     };
-    // A clamp: maxsi/minsi with constants in either order.
-    auto clamp = [&](Value v, int64_t &lo, int64_t &hi) -> Value {
-      lo = std::numeric_limits<int32_t>::min();
-      hi = std::numeric_limits<int32_t>::max();
+    // A clamp: maxsi/minsi with terms in either order.
+    auto clamp = [&](Value v, TailTerm &lo, TailTerm &hi) -> Value {
       bool sawMax = false, sawMin = false;
       for (int i = 0; i < 2; ++i) {
         Operation *def = v.getDefiningOp();
         if (!def || !def->hasOneUse())
           break;
         if (auto mx = dyn_cast<arith::MaxSIOp>(def); mx && !sawMax) {
-          auto k = constant(mx.getRhs());
+          auto k = term(mx.getRhs());
           if (!k)
             break;
           lo = *k;
           sawMax = true;
           v = mx.getLhs();
         } else if (auto mn = dyn_cast<arith::MinSIOp>(def); mn && !sawMin) {
-          auto k = constant(mn.getRhs());
+          auto k = term(mn.getRhs());
           if (!k)
             break;
           hi = *k;
@@ -1143,46 +1239,57 @@ struct KernelBuilder {
       return (sawMax && sawMin) ? v : Value();
     };
     NarrowingTail t;
-    int64_t after = 0, before = 0, lo, hi;
-    Value v = addConst(trunc.getIn(), after);
+    TailTerm after, before, lo, hi;
+    Value v = addTerm(trunc.getIn(), after);
     if (v != trunc.getIn() && !v.hasOneUse())
       return std::nullopt;
     v = clamp(v, lo, hi);
     if (!v)
       return std::nullopt;
-    Value y = addConst(v, before);
+    Value y = addTerm(v, before);
     // trunc(clamp(y + before, lo, hi) + after)
     //   = trunc(clamp(y + before + after, lo + after, hi + after)).
     t.y = y;
     t.zp = before + after;
     t.lo = lo + after;
     t.hi = hi + after;
-    if (t.lo > t.hi || std::abs(t.zp) > 32512)
+    // Every channel's lo <= hi (the clamp's order then does not matter).
+    for (size_t m = 0; m < layers.size(); ++m)
+      if ((!t.lo.isConstant() || !t.hi.isConstant()) &&
+          range(t.lo, m).second > range(t.hi, m).first)
+        return std::nullopt;
+    auto [loMin, loMax] = hull(t.lo);
+    auto [hiMin, hiMax] = hull(t.hi);
+    if (loMax > hiMin && t.lo.isConstant() && t.hi.isConstant())
       return std::nullopt;
-    if (t.lo >= -128 && t.hi <= 127 && byteSigned != false)
+    if (!zpFits(t.zp))
+      return std::nullopt;
+    if (loMin >= -128 && hiMax <= 127 && byteSigned != false)
       t.isSigned = true;
-    else if (t.lo >= 0 && t.hi <= 255 && byteSigned != true)
+    else if (loMin >= 0 && hiMax <= 255 && byteSigned != true)
       t.isSigned = false;
     else
       return std::nullopt;
     // The 8-bit clamp, in the same signedness: the values are already in
     // [lo, hi] of that range, so the two clamps intersect.
     if (byteSigned) {
-      t.lo = std::max(t.lo, byteLo);
-      t.hi = std::min(t.hi, byteHi);
-      if (t.lo > t.hi)
+      if (!t.lo.isConstant() || !t.hi.isConstant())
+        return std::nullopt;
+      t.lo = TailTerm{std::max(t.lo.c, byteLo), {}};
+      t.hi = TailTerm{std::min(t.hi.c, byteHi), {}};
+      if (t.lo.c > t.hi.c)
         return std::nullopt;
     }
     // xor 0x80 of a byte in the signed range is the value + 128 in the
     // unsigned one, and of a byte in the unsigned range the value - 128 in
     // the signed one.
     if (flipped) {
-      int64_t shift = t.isSigned ? 128 : -128;
-      t.zp += shift;
-      t.lo += shift;
-      t.hi += shift;
+      TailTerm shift{t.isSigned ? 128 : -128, {}};
+      t.zp = t.zp + shift;
+      t.lo = t.lo + shift;
+      t.hi = t.hi + shift;
       t.isSigned = !t.isSigned;
-      if (std::abs(t.zp) > 32512)
+      if (!zpFits(t.zp))
         return std::nullopt;
     }
     if (!t.y.getType().isInteger(32))
@@ -1201,19 +1308,95 @@ struct KernelBuilder {
   /// the AVX2 intrinsic) of the i32 vectors a and b into `words`, then the
   /// tail's zero point added with i16 saturation.
   Value packWords(OpBuilder &ob, StringRef packssdw, VectorType words, Value a,
-                  Value b, const NarrowingTail &tail) {
+                  Value b, const NarrowingTail &tail, Value zpWords = {}) {
     Value w = intrinsic(ob, packssdw, words, ValueRange{a, b});
-    if (!tail.zp)
+    if (zpWords)
+      return LLVM::SAddSat::create(ob, loc, w, zpWords);
+    if (!tail.zp.c)
       return w;
     Value zp = arith::ConstantOp::create(
-        ob, loc, DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp)));
+        ob, loc,
+        DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp.c)));
     return LLVM::SAddSat::create(ob, loc, w, zp);
+  }
+
+  /// A tail's per-channel zero points and bounds in the layout of the
+  /// packed outputs (see packTail): the zero points as the words of each
+  /// vpackssdw (null where the zero point is a constant), the bounds as the
+  /// bytes of the byte pack (null where constant).
+  struct PackedTail {
+    SmallVector<Value> zpWords;
+    Value loBytes, hiBytes;
+  };
+
+  /// The tail term `t` for the channels whose per-channel constants
+  /// (loadChannelConstants) are `constants`: a vector of i32 lanes.
+  Value tailTermVector(OpBuilder &ob, const TailTerm &t,
+                       ArrayRef<Value> constants) {
+    Value v;
+    for (unsigned a : t.args)
+      v = v ? arith::AddIOp::create(ob, loc, v, constants[a - 1]).getResult()
+            : constants[a - 1];
+    if (t.c || !v) {
+      Value c = arith::ConstantOp::create(
+          ob, loc,
+          DenseElementsAttr::get(VectorType::get({s.lanes()}, ob.getI32Type()),
+                                 ob.getI32IntegerAttr(t.c)));
+      v = v ? arith::AddIOp::create(ob, loc, v, c).getResult() : c;
+    }
+    return v;
+  }
+
+  /// The per-channel parts of `tail` for the vectors that packBytes (16
+  /// lanes: 4 or 2 vectors) or packBytes8 (8 lanes: 2) narrows together,
+  /// vector k having the per-channel constants constants[k]: packed by the
+  /// same instructions as the outputs, so that each word or byte lines up
+  /// with its output's. Exact: |zp| <= 32512 and the bounds lie in the
+  /// pack's 8-bit range (narrowingTail). Computed once per channel block,
+  /// not per pixel.
+  std::optional<PackedTail> packTail(OpBuilder &ob, const NarrowingTail &tail,
+                                     ArrayRef<ArrayRef<Value>> constants) {
+    if (!tail.isPerChannel())
+      return std::nullopt;
+    bool avx2 = s.lanes() == 8;
+    auto words = VectorType::get({avx2 ? 16 : 32}, ob.getI16Type());
+    auto bytes = VectorType::get({avx2 ? 32 : 64}, ob.getI8Type());
+    StringRef packssdw =
+        avx2 ? "llvm.x86.avx2.packssdw" : "llvm.x86.avx512.packssdw.512";
+    StringRef pack8 = tail.isSigned ? (avx2 ? "llvm.x86.avx2.packsswb"
+                                            : "llvm.x86.avx512.packsswb.512")
+                                    : (avx2 ? "llvm.x86.avx2.packuswb"
+                                            : "llvm.x86.avx512.packuswb.512");
+    auto pairs = [&](const TailTerm &t) {
+      SmallVector<Value> halves;
+      for (size_t i = 0; i + 1 < constants.size(); i += 2)
+        halves.push_back(intrinsic(
+            ob, packssdw, words,
+            ValueRange{tailTermVector(ob, t, constants[i]),
+                       tailTermVector(ob, t, constants[i + 1])}));
+      return halves;
+    };
+    auto asBytes = [&](const TailTerm &t) -> Value {
+      if (t.isConstant())
+        return {};
+      SmallVector<Value> halves = pairs(t);
+      if (halves.size() == 1)
+        halves.push_back(halves.front());
+      return intrinsic(ob, pack8, bytes, halves);
+    };
+    PackedTail packed;
+    if (!tail.zp.isConstant())
+      packed.zpWords = pairs(tail.zp);
+    packed.loBytes = asBytes(tail.lo);
+    packed.hiBytes = asBytes(tail.hi);
+    return packed;
   }
 
   /// The byte clamp of the packed narrowing: the bytes `packed` (the
   /// pack's signed or unsigned range) clamped to [tail.lo, tail.hi] where
   /// that is narrower.
-  Value clampBytes(OpBuilder &ob, Value packed, const NarrowingTail &tail) {
+  Value clampBytes(OpBuilder &ob, Value packed, const NarrowingTail &tail,
+                   const PackedTail *perChannel = nullptr) {
     auto bytes = cast<VectorType>(packed.getType());
     int64_t rangeLo = tail.isSigned ? -128 : 0,
             rangeHi = tail.isSigned ? 127 : 255;
@@ -1224,18 +1407,23 @@ struct KernelBuilder {
           DenseElementsAttr::get(bytes,
                                  ob.getIntegerAttr(ob.getI8Type(), bits)));
     };
-    if (tail.lo > rangeLo)
+    Value lo, hi;
+    if (!tail.lo.isConstant())
+      lo = perChannel->loBytes;
+    else if (tail.lo.c > rangeLo)
+      lo = byteSplat(tail.lo.c);
+    if (!tail.hi.isConstant())
+      hi = perChannel->hiBytes;
+    else if (tail.hi.c < rangeHi)
+      hi = byteSplat(tail.hi.c);
+    if (lo)
       packed = tail.isSigned
-                   ? arith::MaxSIOp::create(ob, loc, packed, byteSplat(tail.lo))
-                         .getResult()
-                   : arith::MaxUIOp::create(ob, loc, packed, byteSplat(tail.lo))
-                         .getResult();
-    if (tail.hi < rangeHi)
+                   ? arith::MaxSIOp::create(ob, loc, packed, lo).getResult()
+                   : arith::MaxUIOp::create(ob, loc, packed, lo).getResult();
+    if (hi)
       packed = tail.isSigned
-                   ? arith::MinSIOp::create(ob, loc, packed, byteSplat(tail.hi))
-                         .getResult()
-                   : arith::MinUIOp::create(ob, loc, packed, byteSplat(tail.hi))
-                         .getResult();
+                   ? arith::MinSIOp::create(ob, loc, packed, hi).getResult()
+                   : arith::MinUIOp::create(ob, loc, packed, hi).getResult();
     return packed;
   }
 
@@ -1248,15 +1436,18 @@ struct KernelBuilder {
   /// 128-bit lanes). Exact: with |zp| <= 32512 every value that saturates
   /// to i16 also lies outside [lo, hi] after adding zp.
   Value packBytes(OpBuilder &ob, ArrayRef<Value> v, const NarrowingTail &tail,
-                  bool opaque = false) {
+                  const PackedTail *perChannel, bool opaque = false) {
     Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
     auto words = VectorType::get({32}, i16);
     auto bytes = VectorType::get({64}, i8);
     assert((v.size() == 4 || v.size() == 2) && "packs four or two vectors");
     SmallVector<Value> halves;
     for (size_t i = 0; i < v.size() / 2; ++i)
-      halves.push_back(packWords(ob, "llvm.x86.avx512.packssdw.512", words,
-                                 v[2 * i], v[2 * i + 1], tail));
+      halves.push_back(packWords(
+          ob, "llvm.x86.avx512.packssdw.512", words, v[2 * i], v[2 * i + 1],
+          tail, perChannel && !perChannel->zpWords.empty()
+                    ? perChannel->zpWords[i]
+                    : Value()));
     // Two vectors: lane L of the bytes holds v0's and v1's channels
     // [4L, 4L + 4) twice; the permutation below takes dwords 4L and 4L + 1.
     if (halves.size() == 1)
@@ -1267,7 +1458,7 @@ struct KernelBuilder {
                              tail.isSigned ? "llvm.x86.avx512.packsswb.512"
                                            : "llvm.x86.avx512.packuswb.512",
                              bytes, halves),
-                   tail);
+                   tail, perChannel);
     // Dword 4L + k holds v_k's channels [4L, 4L + 4): a 4x4 transpose, one
     // vpermd (the intrinsic, so that LLVM does not fold it into each
     // 16-byte extract of a depthwise kernel's stores).
@@ -1298,18 +1489,21 @@ struct KernelBuilder {
   /// channel order: 4 instructions and one store per 16 outputs, where
   /// each block took an extract, two packs and an 8-byte store.
   Value packBytes8(OpBuilder &ob, Value v0, Value v1,
-                   const NarrowingTail &tail) {
+                   const NarrowingTail &tail, const PackedTail *perChannel) {
     auto words = VectorType::get({16}, ob.getI16Type());
     auto bytes = VectorType::get({32}, ob.getI8Type());
     auto dwords = VectorType::get({8}, ob.getI32Type());
-    Value w = packWords(ob, "llvm.x86.avx2.packssdw", words, v0, v1, tail);
+    Value w = packWords(ob, "llvm.x86.avx2.packssdw", words, v0, v1, tail,
+                        perChannel && !perChannel->zpWords.empty()
+                            ? perChannel->zpWords.front()
+                            : Value());
     Value packed = clampBytes(
         ob,
         intrinsic(ob,
                   tail.isSigned ? "llvm.x86.avx2.packsswb"
                                 : "llvm.x86.avx2.packuswb",
                   bytes, ValueRange{w, w}),
-        tail);
+        tail, perChannel);
     Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
     SmallVector<int32_t> order = {0, 4, 1, 5, 0, 4, 1, 5};
     Value index = arith::ConstantOp::create(
@@ -2057,10 +2251,12 @@ struct KernelBuilder {
   /// threads: with `parallel`, more than one tile, and enough work to pay
   /// for waking a thread team (small kernels run on the calling thread).
   bool tilesThreaded(int64_t rowsPerTile) const {
-    int64_t pixels = s.oh * s.ow;
-    int64_t work = s.n * pixels * s.op * s.kh * s.kw * s.cp;
-    return parallel && s.n * (pixels / rowsPerTile) > 1 &&
-           work >= parallelMinWork;
+    return threadedWork() && s.n * (s.oh * s.ow / rowsPerTile) > 1;
+  }
+  /// Whether the kernel has work enough for threads (with `parallel`).
+  bool threadedWork() const {
+    int64_t work = s.n * s.oh * s.ow * s.op * s.kh * s.kw * s.cp;
+    return parallel && work >= parallelMinWork;
   }
 
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
@@ -2261,17 +2457,27 @@ struct KernelBuilder {
     auto accType = VectorType::get({lanes}, i32);
     Type wElem = cast<MemRefType>(w.getType()).getElementType();
     auto wVecType = VectorType::get({lanes * kg}, wElem);
+    bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
+    // Serial pointwise VNNI kernels with an epilogue are software-pipelined
+    // (see below); their groups may also be 3 blocks (144 channels: 3
+    // groups of 3 rather than 9 of 1, 88 -> 76 us on Zen 4).
+    int64_t pixels = s.oh * s.ow;
+    bool pipelinable = epilogue && !rowSum &&
+                       s.flavor == KernelFlavor::VNNI && s.kh == 1 &&
+                       s.kw == 1 && !threadedWork() &&
+                       epilogueChannelVectors() <= 1;
     SmallVector<int64_t> nrChoices =
         s.flavor == KernelFlavor::VNNI || s.flavor == KernelFlavor::Int16AVX512
             ? SmallVector<int64_t>{4, 2, 1}
             : SmallVector<int64_t>{2, 1};
+    if (pipelinable)
+      nrChoices = {4, 2, 3, 1};
     int64_t nr = 1;
     for (int64_t v : nrChoices)
       if (blocks % v == 0) {
         nr = v;
         break;
       }
-    bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
     // Output pixels per tile: the 512-bit flavors have 32 vector registers,
     // of which up to 24 hold accumulators (rows x nr, plus a row sum per
     // row); the 256-bit ones have 16 and keep 4 rows.
@@ -2366,7 +2572,27 @@ struct KernelBuilder {
     // Four (two) channel blocks of a pixel narrow into one 64-byte
     // (32-byte) store.
     std::optional<NarrowingTail> tail = narrowingTail();
-    bool packed = tail && (lanes == 16 ? nr == 4 || nr == 2 : nr == 2);
+    bool packed = tail && (lanes == 16 ? nr >= 2 : nr == 2);
+    // The per-channel constants of a group of blocks: each block's
+    // (loadChannelConstants), and the packed tail's per-channel parts.
+    struct GroupConstants {
+      SmallVector<SmallVector<Value>> blocks;
+      std::optional<PackedTail> tail;
+    };
+    auto channelConstants = [&](OpBuilder &bb, ArrayRef<Value> blockChannel) {
+      GroupConstants constants;
+      for (int64_t j = 0; epilogue && j < nr; ++j)
+        constants.blocks.push_back(loadChannelConstants(bb, blockChannel[j]));
+      if (packed) {
+        // The vectors as storePixel packs them (three blocks as four).
+        SmallVector<ArrayRef<Value>> perVector(constants.blocks.begin(),
+                                               constants.blocks.end());
+        if (nr == 3)
+          perVector.push_back(perVector.back());
+        constants.tail = packTail(bb, *tail, perVector);
+      }
+      return constants;
+    };
     // Applies the epilogue (if any) to the nr accumulators `pixelAccs` of
     // pixel (oh, ow), whose blocks' per-channel constants are `constants`,
     // and stores the pixel's output channels of blockChannel[j]: packed
@@ -2374,12 +2600,12 @@ struct KernelBuilder {
     auto storePixel = [&](OpBuilder &bb, Value nIv, Value oh, Value ow,
                           ArrayRef<Value> blockChannel,
                           ArrayRef<Value> pixelAccs,
-                          ArrayRef<SmallVector<Value>> constants) {
+                          const GroupConstants &constants) {
       if (!packed) {
         for (int64_t j = 0; j < nr; ++j) {
           Value v = pixelAccs[j];
           if (epilogue)
-            v = applyEpilogue(bb, v, constants[j]);
+            v = applyEpilogue(bb, v, constants.blocks[j]);
           vector::StoreOp::create(bb, loc, v, out,
                                   ValueRange{nIv, oh, ow, blockChannel[j]});
         }
@@ -2387,27 +2613,28 @@ struct KernelBuilder {
       }
       SmallVector<Value> vals;
       for (int64_t j = 0; j < nr; ++j)
-        vals.push_back(applyEpilogue(bb, pixelAccs[j], constants[j], tail->y));
+        vals.push_back(
+            applyEpilogue(bb, pixelAccs[j], constants.blocks[j], tail->y));
+      const PackedTail *perChannel =
+          constants.tail ? &*constants.tail : nullptr;
       if (lanes == 8) {
-        vector::StoreOp::create(bb, loc, packBytes8(bb, vals[0], vals[1], *tail),
-                                out, ValueRange{nIv, oh, ow, blockChannel[0]});
+        vector::StoreOp::create(
+            bb, loc, packBytes8(bb, vals[0], vals[1], *tail, perChannel), out,
+            ValueRange{nIv, oh, ow, blockChannel[0]});
         return;
       }
-      // Two blocks: opaque, or LLVM splits the vpermd around the extract
-      // of the low half (four shuffles instead of one).
-      Value bytes = packBytes(bb, vals, *tail, /*opaque=*/nr == 2);
-      if (nr == 2)
+      // Two or three blocks: opaque, or LLVM splits the vpermd around the
+      // extract of the low half (four shuffles instead of one). Three
+      // blocks pack as four (the last one twice) and store 48 bytes.
+      if (nr == 3)
+        vals.push_back(vals.back());
+      Value bytes = packBytes(bb, vals, *tail, perChannel, /*opaque=*/nr != 4);
+      if (nr != 4)
         bytes = vector::ExtractStridedSliceOp::create(
-            bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{32},
+            bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{nr * 16},
             ArrayRef<int64_t>{1});
       vector::StoreOp::create(bb, loc, bytes, out,
                               ValueRange{nIv, oh, ow, blockChannel[0]});
-    };
-    auto channelConstants = [&](OpBuilder &bb, ArrayRef<Value> blockChannel) {
-      SmallVector<SmallVector<Value>> constants;
-      for (int64_t j = 0; epilogue && j < nr; ++j)
-        constants.push_back(loadChannelConstants(bb, blockChannel[j]));
-      return constants;
     };
 
     // One tile: every group of nr blocks (or the one `group` of a parallel
@@ -2459,8 +2686,7 @@ struct KernelBuilder {
                                           dSplat));
               return v;
             };
-            SmallVector<SmallVector<Value>> constants =
-                channelConstants(bb, blockChannel);
+            GroupConstants constants = channelConstants(bb, blockChannel);
             for (int64_t r = 0; r < rows; ++r) {
               SmallVector<Value> pixelAccs;
               for (int64_t j = 0; j < nr; ++j)
@@ -2488,124 +2714,124 @@ struct KernelBuilder {
       dSplat = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(accType, b.getI32IntegerAttr(s.d)));
     }
-    // Serial pointwise kernels with a short reduction (K <= 256) that have
-    // an epilogue are software-pipelined: a unit (a tile of pixels and one
-    // group of blocks) leaves its accumulators in a stash, and the next
-    // unit applies their epilogue during its first K steps, one pixel per
-    // step, where the out-of-order core overlaps it with the vpdpbusd
-    // chains. The exact requantize costs about 10 vector instructions per
-    // 16 outputs, against K/4 vpdpbusd: after the reduction it ran alone
-    // (pw3, K = 128: 21% of the kernel's time on Zen 5). With VNNI, pw1
-    // (K = 32) ran 6% faster, pw3 1-12% and pw5 1%; pw7 and pw13 (K >= 512)
-    // gained nothing. Five pixels per tile for VNNI when K <= 32 (pw1: 92
-    // against 98 us with six; the epilogue needs registers beside the
-    // accumulators). Emulated VNNI takes the same path (its tests run it
-    // on any CPU). Measured no faster, so not pipelined: threaded kernels
-    // (ranges of units per thread; Zen 5, 2 threads: pw3 slower, pw1 the
-    // same; a kernel of parallel code too small for threads is pipelined)
-    // and the int16 kernels (AVX2 pw1 and pw3 slower, AVX512BW within 1%).
-    bool vnni = s.flavor == KernelFlavor::VNNI;
-    int64_t pipeRows = vnni && chunks <= 8 ? 5 : tileRows;
-    int64_t fullTiles = s.oh * s.ow / pipeRows;
-    bool pipelined = epilogue && !rowSum && !tilesThreaded(tileRows) && vnni &&
-                     s.kh == 1 && s.kw == 1 && !unrollChunks &&
-                     chunks >= pipeRows && s.cp <= 256 &&
-                     fullTiles * (blocks / nr) > 1;
-    if (!pipelined) {
-      pixelTileLoops(tileRows, blocks / nr, groupMajor, tileBody);
+    // Serial pointwise kernels with an epilogue are software-pipelined
+    // across units (a tile of `rows` pixels and one group of nr blocks):
+    // each unit's accumulators stay in registers, carried to the next
+    // unit, whose first K steps (unrolled) apply their epilogue pixel by
+    // pixel between its vpdpbusd chains. The exact requantize costs two
+    // vpmuldq (which issue on the same two pipes as vpdpbusd on Zen 4 and
+    // Intel) and ~7 other vector instructions per 16 outputs, against K/4
+    // vpdpbusd; after the reduction, the out-of-order core overlapped it
+    // with the next unit's chains only in part. Two units' accumulators
+    // share the 32 registers: 3 pixels for 3-4 blocks, 4 for 2, 6 for 1.
+    // On Zen 4 (one thread, against tiles of 6 or 8 pixels whose epilogue
+    // followed their reduction): pw1 (K = 32) 169 -> 152 us, pw3 247 ->
+    // 239, pw5 233 -> 228, MobileNet v2's expansions (K = 16..160) 3-13%
+    // faster; K = 512, 1024 the same. (An earlier form kept the previous
+    // unit's accumulators in a stack buffer: its 20 zmm stores and loads
+    // per unit cost as much as the overlap gained on Zen 4.) Emulated VNNI
+    // takes the same path. Not with threads (tiles are parallel iterations)
+    // nor for the int16 kernels (AVX2 has 16 registers).
+    int64_t rows = nr == 1 ? 6 : nr == 2 ? 4 : 3;
+    int64_t groups = blocks / nr, tiles = pixels / rows;
+    int64_t units = tiles * groups, rest = pixels % rows;
+    if (!pipelinable || s.n * units <= 1) {
+      pixelTileLoops(tileRows, groups, groupMajor, tileBody);
       return;
     }
-    // The pipelined loops, per image: units in tile-major (group-major, as
-    // above) order; the last unit's epilogue after them; then the rest
-    // tile (fewer pixels) as a plain tile.
-    int64_t groups = blocks / nr, pixels = s.oh * s.ow;
-    int64_t rest = pixels % pipeRows, units = fullTiles * groups;
-    auto divU = [&](OpBuilder &ob, Value a, int64_t v) -> Value {
-      return arith::DivUIOp::create(ob, loc, a, idx(ob, v));
-    };
-    auto remU = [&](OpBuilder &ob, Value a, int64_t v) -> Value {
-      return arith::RemUIOp::create(ob, loc, a, idx(ob, v));
-    };
-    Value stash = memref::AllocaOp::create(
-        b, loc, MemRefType::get({pipeRows * nr * lanes}, i32),
-        b.getI64IntegerAttr(64));
-    // Unit u: (tile, group), tile-major or group-major.
-    auto unitTileGroup = [&](OpBuilder &ob,
-                             Value u) -> std::pair<Value, Value> {
+    // Unit u: (tile, group), tile-major (group-major, as above).
+    auto tileGroup = [&](OpBuilder &ob, Value u) -> std::pair<Value, Value> {
       if (groupMajor)
-        return {remU(ob, u, fullTiles), divU(ob, u, fullTiles)};
-      return {divU(ob, u, groups), remU(ob, u, groups)};
+        return {arith::RemUIOp::create(ob, loc, u, idx(ob, tiles)),
+                arith::DivUIOp::create(ob, loc, u, idx(ob, tiles))};
+      return {arith::DivUIOp::create(ob, loc, u, idx(ob, groups)),
+              arith::RemUIOp::create(ob, loc, u, idx(ob, groups))};
     };
-    auto pixelAt = [&](OpBuilder &ob, Value t, Value r) {
-      return pixelCoords(
-          ob, arith::AddIOp::create(ob, loc, mul(ob, t, pipeRows), r));
+    auto pixelOf = [&](OpBuilder &ob, Value t, int64_t r) {
+      return pixelCoords(ob, add(ob, mul(ob, t, rows), r));
     };
-    // The epilogue of pixel r of the unit of tile t and group g, from the
-    // stash.
-    auto stashedPixel = [&](OpBuilder &ob, Value nIv, Value t, Value g,
-                            Value r) {
-      auto [oh, ow] = pixelAt(ob, t, r);
-      SmallVector<Value> blockChannel = blockChannels(ob, mul(ob, g, nr));
-      Value base = mul(ob, r, nr * lanes);
-      SmallVector<Value> pixelAccs;
-      for (int64_t j = 0; j < nr; ++j)
-        pixelAccs.push_back(vector::LoadOp::create(
-            ob, loc, accType, stash, ValueRange{add(ob, base, j * lanes)}));
-      storePixel(ob, nIv, oh, ow, blockChannel, pixelAccs,
-                 channelConstants(ob, blockChannel));
+    // The epilogue of pixel r of unit (t, g), whose nr accumulators are
+    // `accs`.
+    struct Previous {
+      Value t;
+      SmallVector<Value> channel;
+      GroupConstants constants;
     };
+    auto previous = [&](OpBuilder &ob, Value u) {
+      auto [t, g] = tileGroup(ob, u);
+      Previous prev{t, blockChannels(ob, mul(ob, g, nr)), {}};
+      prev.constants = channelConstants(ob, prev.channel);
+      return prev;
+    };
+    auto pixelEpilogue = [&](OpBuilder &ob, Value nIv, const Previous &prev,
+                             int64_t r, ValueRange accs) {
+      auto [oh, ow] = pixelOf(ob, prev.t, r);
+      SmallVector<Value> pixelAccs(accs.slice(r * nr, nr));
+      storePixel(ob, nIv, oh, ow, prev.channel, pixelAccs, prev.constants);
+    };
+    // Unit u's reduction; with `prevAccs`, the epilogue of unit u - 1's
+    // pixels spread over its first `unrolled` steps.
+    int64_t unrolled = std::min<int64_t>(chunks, std::max<int64_t>(rows, 8));
+    auto unitBody = [&](OpBuilder &ub, Value nIv, Value u,
+                        ValueRange prevAccs) -> SmallVector<Value> {
+      auto [t, g] = tileGroup(ub, u);
+      Value b0 = mul(ub, g, nr);
+      SmallVector<Value> accs =
+          initialAccumulators(ub, blockChannels(ub, b0), rows);
+      SmallVector<Value> ihBase, iwBase;
+      for (int64_t r = 0; r < rows; ++r) {
+        auto [oh, ow] = pixelOf(ub, t, r);
+        ihBase.push_back(mul(ub, oh, s.sh));
+        iwBase.push_back(mul(ub, ow, s.sw));
+      }
+      std::optional<Previous> prev;
+      if (!prevAccs.empty())
+        prev = previous(ub, arith::SubIOp::create(ub, loc, u, idx(ub, 1)));
+      Value zero = idx(ub, 0);
+      auto stepAt = [&](OpBuilder &kb, Value cc, ValueRange args) {
+        return kStep(kb, nIv, ihBase, iwBase, zero, zero, zero, zero, cc, b0,
+                     args);
+      };
+      int64_t next = 0;
+      for (int64_t cc = 0; cc < unrolled; ++cc) {
+        accs = stepAt(ub, idx(ub, cc), accs);
+        // Pixel r's epilogue after step r * unrolled / rows; the last
+        // step takes the rest.
+        for (; prev && next < rows &&
+               (cc == unrolled - 1 || next * unrolled <= cc * rows);
+             ++next)
+          pixelEpilogue(ub, nIv, *prev, next, prevAccs);
+      }
+      if (unrolled < chunks) {
+        auto loop = scf::ForOp::create(
+            ub, loc, idx(ub, unrolled), idx(ub, chunks), idx(ub, 1), accs,
+            [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
+              scf::YieldOp::create(lb, loc, stepAt(lb, cc, args));
+            });
+        accs.assign(loop.getResults().begin(), loop.getResults().end());
+      }
+      return accs;
+    };
+    // Per image: unit 0's reduction, units 1.. each with the previous
+    // unit's epilogue, the last unit's epilogue, then the rest (fewer than
+    // `rows` pixels) as a plain tile.
     forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-      forLoop(nb, 0, units, 1, [&](OpBuilder &ub, Value u) {
-        auto [t, g] = unitTileGroup(ub, u);
-        Value b0 = mul(ub, g, nr);
-        SmallVector<Value> blockChannel = blockChannels(ub, b0);
-        SmallVector<Value> init =
-            initialAccumulators(ub, blockChannel, pipeRows);
-        SmallVector<Value> ihBase, iwBase;
-        for (int64_t r = 0; r < pipeRows; ++r) {
-          auto [oh, ow] = pixelAt(ub, t, idx(ub, r));
-          ihBase.push_back(mul(ub, oh, s.sh));
-          iwBase.push_back(mul(ub, ow, s.sw));
-        }
-        Value zero = idx(ub, 0);
-        Value hasPrev =
-            arith::CmpIOp::create(ub, loc, arith::CmpIPredicate::ugt, u, zero);
-        // The previous unit, whose epilogue this one's first steps apply.
-        Value prevT, prevG;
-        std::tie(prevT, prevG) =
-            unitTileGroup(ub, arith::SubIOp::create(ub, loc, u, idx(ub, 1)));
-        auto withEpilogue = scf::ForOp::create(
-            ub, loc, zero, idx(ub, pipeRows), idx(ub, 1), init,
-            [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
-              scf::IfOp::create(lb, loc, hasPrev, [&](OpBuilder &ib, Location) {
-                stashedPixel(ib, nIv, prevT, prevG, cc);
-                scf::YieldOp::create(ib, loc);
-              });
-              scf::YieldOp::create(lb, loc,
-                                   kStep(lb, nIv, ihBase, iwBase, zero, zero,
-                                         zero, zero, cc, b0, args));
+      SmallVector<Value> accs = unitBody(nb, nIv, idx(nb, 0), ValueRange{});
+      if (units > 1) {
+        auto loop = scf::ForOp::create(
+            nb, loc, idx(nb, 1), idx(nb, units), idx(nb, 1), accs,
+            [&](OpBuilder &lb, Location, Value u, ValueRange args) {
+              scf::YieldOp::create(lb, loc, unitBody(lb, nIv, u, args));
             });
-        auto plain = scf::ForOp::create(
-            ub, loc, idx(ub, pipeRows), idx(ub, chunks), idx(ub, 1),
-            withEpilogue.getResults(),
-            [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
-              scf::YieldOp::create(lb, loc,
-                                   kStep(lb, nIv, ihBase, iwBase, zero, zero,
-                                         zero, zero, cc, b0, args));
-            });
-        for (auto [i, acc] : llvm::enumerate(plain.getResults()))
-          vector::StoreOp::create(ub, loc, acc, stash,
-                                  ValueRange{idx(ub, i * lanes)});
-      });
-      Value lastT, lastG;
-      std::tie(lastT, lastG) = unitTileGroup(nb, idx(nb, units - 1));
-      forLoop(nb, 0, pipeRows, 1, [&](OpBuilder &rb, Value r) {
-        stashedPixel(rb, nIv, lastT, lastG, r);
-      });
+        accs.assign(loop.getResults().begin(), loop.getResults().end());
+      }
+      Previous last = previous(nb, idx(nb, units - 1));
+      for (int64_t r = 0; r < rows; ++r)
+        pixelEpilogue(nb, nIv, last, r, accs);
       if (rest) {
         SmallVector<Value> ohs, ows;
         for (int64_t r = 0; r < rest; ++r) {
-          auto [oh, ow] = pixelCoords(nb, idx(nb, fullTiles * pipeRows + r));
+          auto [oh, ow] = pixelCoords(nb, idx(nb, tiles * rows + r));
           ohs.push_back(oh);
           ows.push_back(ow);
         }
@@ -2763,6 +2989,10 @@ struct KernelBuilder {
                   // Pixels narrow together, four (or two, or one) at a
                   // time (packBytes), then one 16-byte store each.
                   if (std::optional<NarrowingTail> tail = narrowingTail()) {
+                    // Every vector holds the same channels.
+                    std::optional<PackedTail> perChannel =
+                        packTail(bb, *tail,
+                                 SmallVector<ArrayRef<Value>>(4, constants));
                     for (int64_t g = 0; g < rows;) {
                       int64_t count = rows - g >= 4 ? 4 : rows - g >= 2 ? 2 : 1;
                       SmallVector<Value> vals;
@@ -2774,8 +3004,10 @@ struct KernelBuilder {
                       // Opaque: LLVM would otherwise fold the vpermd
                       // into a permute per 16-byte extract (nine
                       // shuffles instead of one).
-                      Value packed =
-                          packBytes(bb, vals, *tail, /*opaque=*/true);
+                      Value packed = packBytes(bb, vals, *tail,
+                                               perChannel ? &*perChannel
+                                                          : nullptr,
+                                               /*opaque=*/true);
                       for (int64_t k = 0; k < count; ++k)
                         store(vector::ExtractStridedSliceOp::create(
                                   bb, loc, packed, ArrayRef<int64_t>{16 * k},

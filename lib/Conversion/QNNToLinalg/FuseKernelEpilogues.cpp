@@ -482,6 +482,24 @@ struct FuseKernelEpiloguesPass
         argValues.push_back(std::move(values));
       }
       narrowWideArguments(b, epilogue, argValues, argTypes);
+      // Each member's range of each argument: the kernel's packed narrowing
+      // reads the zero points and clamp bounds that were lifted from it.
+      SmallVector<int64_t> ranges;
+      for (auto &values : argValues)
+        for (DenseElementsAttr v : values) {
+          int64_t lo = 1, hi = 0;
+          if (isa<IntegerType>(v.getElementType())) {
+            lo = std::numeric_limits<int64_t>::max();
+            hi = std::numeric_limits<int64_t>::min();
+            for (const APInt &x : v.getValues<APInt>()) {
+              lo = std::min(lo, x.getSExtValue());
+              hi = std::max(hi, x.getSExtValue());
+            }
+          }
+          ranges.append({lo, hi});
+        }
+      epilogue->setAttr(kArgumentRangesAttrName,
+                        b.getDenseI64ArrayAttr(ranges));
       FunctionType fusedType = b.getFunctionType(argTypes, {});
       b.setInsertionPointAfter(rep.c.kernel);
       std::string name = epilogue.getSymName().drop_back(3).str();

@@ -189,6 +189,13 @@ constexpr llvm::StringLiteral kBarePointerAttrName = "llvm.bareptr";
 /// kernel takes the per-channel constants (memref<op x T>) after its
 /// correction vector and stores the epilogue's results.
 constexpr llvm::StringLiteral kEpilogueAttrName = "qnn.kernel_epilogue";
+/// On an epilogue function: for each layer that shares the kernel and each
+/// per-channel argument, the range [min, max] of the argument's values over
+/// the channels (DenseI64ArrayAttr: layer-major, two entries per argument;
+/// min > max for a float argument). The kernels' packed narrowing takes
+/// zero points and clamp bounds that differ between the layers from it.
+constexpr llvm::StringLiteral kArgumentRangesAttrName =
+    "qnn.argument_ranges";
 
 /// A convolution as the kernels take it: qnn.conv2d, npu.conv2d, and
 /// dense layers (qnn.dense, npu.fully_connected) as 1x1 convolutions.

@@ -8,28 +8,14 @@ threshold)."""
 
 import sys
 
+from lcg import LCG, hex_bytes
+
 C, O, N, H, W = (int(a) for a in (sys.argv[1:] or [640, 640, 2, 2, 7]))
-state = 12345
-
-
-def rand(n):
-    global state
-    state = (state * 1103515245 + 12345) % (1 << 31)
-    return state % n
-
+rand = LCG(12345)
 
 weights = [rand(255) - 127 for _ in range(O * C)]
 bias = [rand(4001) - 2000 for _ in range(O)]
 scales = [0.004 + 0.0001 * (o % 17) for o in range(O)]
-
-
-def hex_bytes(values, width):
-    out = []
-    for v in values:
-        v &= (1 << (8 * width)) - 1
-        out.append(v.to_bytes(width, "little").hex().upper())
-    return '"0x' + "".join(out) + '"'
-
 
 x = "tensor<%dx%dx%dx%dxi8>" % (N, H, W, C)
 acc = "tensor<%dx%dx%dx%dxi32>" % (N, H, W, O)
