@@ -1599,10 +1599,26 @@ struct KernelBuilder {
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
         const RoundedProduct &r = it->second;
+        Value a = mapping.lookup(r.a);
+        Value shift = r.shift ? mapping.lookup(r.shift) : Value();
+        int64_t constantShift = r.constantShift;
+        if (std::optional<int64_t> common = commonShift(r)) {
+          // a << (S - r) with the common right shift S: the same rounded
+          // quotient, without per-lane 64-bit shifts or rounding terms.
+          Value k = derived(shift, "toCommon", [&](OpBuilder &db) -> Value {
+            Value c = arith::ConstantOp::create(
+                db, loc,
+                DenseElementsAttr::get(cast<VectorType>(shift.getType()),
+                                       db.getI32IntegerAttr(*common)));
+            return arith::SubIOp::create(db, loc, c, shift);
+          });
+          a = arith::ShLIOp::create(ob, loc, a, k);
+          shift = Value();
+          constantShift = *common;
+        }
         mapping.map(op.getResult(0),
-                    roundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
-                                   r.shift ? mapping.lookup(r.shift) : Value(),
-                                   r.constantShift));
+                    roundedProduct(ob, a, mapping.lookup(r.b), shift,
+                                   constantShift));
         continue;
       }
       // Lookup tables: the template was bufferized with the rest of the
@@ -1998,6 +2014,57 @@ struct KernelBuilder {
   /// shifted right by r and left by 1, so the result (bits 31 + r and up)
   /// lies in the high half. With r >= 0 the result fits in i32, so the
   /// saturation of the template never applies.
+  /// For a single-rounding multiply with per-channel right shifts r (0 <=
+  /// r <= S) of the accumulator plus bias: a common right shift S such
+  /// that (a << (S - r)) cannot overflow i32, if there is one. Then
+  /// ((a << (S - r)) * m + 2^(30+S)) >> (31+S) equals (a * m + 2^(30+r))
+  /// >> (31+r): numerator and divisor both gain the factor 2^(S-r). The
+  /// bound on |a|: kh * kw * C products of at most 255 x 255 plus the
+  /// largest |bias| of the layers that share the kernel (their argument
+  /// ranges); S: the largest shift among them.
+  std::optional<int64_t> commonShift(const RoundedProduct &r) {
+    auto shiftArg = dyn_cast_or_null<BlockArgument>(r.shift);
+    Block &body = epilogue.getBody().front();
+    arith::AddIOp bias = leadingBiasAdd();
+    if (!shiftArg || shiftArg.getOwner() != &body ||
+        (r.a != body.getArgument(0) && (!bias || r.a != bias.getResult())))
+      return std::nullopt;
+    auto layers = argumentRanges();
+    if (layers.empty())
+      return std::nullopt;
+    int64_t biasMax = 0;
+    if (bias && r.a == bias.getResult()) {
+      Value other = bias.getLhs() == body.getArgument(0) ? bias.getRhs()
+                                                          : bias.getLhs();
+      auto biasArg = dyn_cast<BlockArgument>(other);
+      if (!biasArg || biasArg.getOwner() != &body)
+        return std::nullopt;
+      for (auto &ranges : layers) {
+        auto range = ranges[biasArg.getArgNumber() - 1];
+        if (!range)
+          return std::nullopt;
+        biasMax = std::max({biasMax, std::abs(range->first),
+                            std::abs(range->second)});
+      }
+    }
+    int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
+    for (auto &ranges : layers) {
+      auto range = ranges[shiftArg.getArgNumber() - 1];
+      if (!range)
+        return std::nullopt;
+      lo = std::min(lo, range->first);
+      hi = std::max(hi, range->second);
+    }
+    int64_t aMax = s.kh * s.kw * s.cp * 255 * 255 + biasMax;
+    if (lo < 0 || hi > 31 || aMax >= (int64_t(1) << 31))
+      return std::nullopt;
+    // |a| < 2^bits, so a << k fits in i32 for k <= 31 - bits.
+    int64_t bits = llvm::Log2_64(aMax) + 1;
+    if (hi - lo > 31 - bits)
+      return std::nullopt;
+    return hi;
+  }
+
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                        int64_t constantShift) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
@@ -2458,8 +2525,8 @@ struct KernelBuilder {
     Type wElem = cast<MemRefType>(w.getType()).getElementType();
     auto wVecType = VectorType::get({lanes * kg}, wElem);
     bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
-    // Serial pointwise VNNI kernels with an epilogue are software-pipelined
-    // (see below); their groups may also be 3 blocks (144 channels: 3
+    // Serial pointwise VNNI kernels with a light epilogue are
+    // software-pipelined (see below); their groups may also be 3 blocks (144 channels: 3
     // groups of 3 rather than 9 of 1, 88 -> 76 us on Zen 4).
     int64_t pixels = s.oh * s.ow;
     bool pipelinable = epilogue && !rowSum &&
@@ -2729,9 +2796,16 @@ struct KernelBuilder {
     // 239, pw5 233 -> 228, MobileNet v2's expansions (K = 16..160) 3-13%
     // faster; K = 512, 1024 the same. (An earlier form kept the previous
     // unit's accumulators in a stack buffer: its 20 zmm stores and loads
-    // per unit cost as much as the overlap gained on Zen 4.) Emulated VNNI
-    // takes the same path. Not with threads (tiles are parallel iterations)
-    // nor for the int16 kernels (AVX2 has 16 registers).
+    // per unit cost as much as the overlap gained on Zen 4.) Epilogues
+    // that read more per-channel vectors (a per-channel shift the common
+    // shift below cannot replace, lifted zero points and bounds) ran up to
+    // 10% slower pipelined (spills) and keep plain tiles. Emulated VNNI
+    // takes the same path. Not with threads: strips of units per parallel
+    // iteration ran 2-thread pw1 89 -> 77 us, pw3 129 -> 121 on Zen 4, but
+    // the allocation scope convert-scf-to-openmp puts around such a body
+    // was then not inlined (some operation in it counts as a possible
+    // allocation; not found yet) and scf-to-cf refused its blocks; nor for
+    // the int16 kernels (AVX2 has 16 registers).
     int64_t rows = nr == 1 ? 6 : nr == 2 ? 4 : 3;
     int64_t groups = blocks / nr, tiles = pixels / rows;
     int64_t units = tiles * groups, rest = pixels % rows;
@@ -2817,17 +2891,14 @@ struct KernelBuilder {
     // `rows` pixels) as a plain tile.
     forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
       SmallVector<Value> accs = unitBody(nb, nIv, idx(nb, 0), ValueRange{});
-      if (units > 1) {
-        auto loop = scf::ForOp::create(
-            nb, loc, idx(nb, 1), idx(nb, units), idx(nb, 1), accs,
-            [&](OpBuilder &lb, Location, Value u, ValueRange args) {
-              scf::YieldOp::create(lb, loc, unitBody(lb, nIv, u, args));
-            });
-        accs.assign(loop.getResults().begin(), loop.getResults().end());
-      }
+      auto loop = scf::ForOp::create(
+          nb, loc, idx(nb, 1), idx(nb, units), idx(nb, 1), accs,
+          [&](OpBuilder &lb, Location, Value u, ValueRange args) {
+            scf::YieldOp::create(lb, loc, unitBody(lb, nIv, u, args));
+          });
       Previous last = previous(nb, idx(nb, units - 1));
       for (int64_t r = 0; r < rows; ++r)
-        pixelEpilogue(nb, nIv, last, r, accs);
+        pixelEpilogue(nb, nIv, last, r, loop.getResults());
       if (rest) {
         SmallVector<Value> ohs, ows;
         for (int64_t r = 0; r < rest; ++r) {

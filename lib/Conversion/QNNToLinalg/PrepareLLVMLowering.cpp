@@ -69,15 +69,9 @@ struct PrepareLLVMLoweringPass
     : qnn::impl::PrepareLLVMLoweringBase<PrepareLLVMLoweringPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    SmallVector<Operation *> memrefOps, vectorOps, allocaScopes;
-    getOperation().walk([&](Operation *op) {
-      if (needsStridedMetadata(op))
-        memrefOps.push_back(op);
-      else if (isa<vector::VectorDialect>(op->getDialect()))
-        vectorOps.push_back(op);
-      else if (isa<memref::AllocaScopeOp>(op))
-        allocaScopes.push_back(op);
-    });
+    SmallVector<Operation *> allocaScopes;
+    getOperation().walk(
+        [&](memref::AllocaScopeOp op) { allocaScopes.push_back(op); });
 
     // convert-scf-to-openmp wraps each parallel body in a
     // memref.alloca_scope; upstream's canonicalization of that op inlines
@@ -91,6 +85,18 @@ struct PrepareLLVMLoweringPass
       getOperation().emitError("inlining allocation scopes did not converge");
       return signalPassFailure();
     }
+
+    // The operations of the next rewrites, gathered once the scopes are
+    // inlined: the greedy driver folds and erases the operations it moves
+    // out of a scope (dead index arithmetic, say), so a list gathered
+    // before would hold erased ones.
+    SmallVector<Operation *> memrefOps, vectorOps;
+    getOperation().walk([&](Operation *op) {
+      if (needsStridedMetadata(op))
+        memrefOps.push_back(op);
+      else if (isa<vector::VectorDialect>(op->getDialect()))
+        vectorOps.push_back(op);
+    });
 
     RewritePatternSet memrefPatterns(ctx);
     memref::populateExpandStridedMetadataPatterns(memrefPatterns);

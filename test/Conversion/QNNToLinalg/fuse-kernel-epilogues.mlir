@@ -169,14 +169,17 @@ func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 
 // TFLite's single rounding with per-channel right shifts (no left shift):
 // the template's 64-bit (x * m + 2^(30 + r)) >> (31 + r) with saturation
-// becomes even/odd lane products; the even lanes' shifts are the low
-// halves of the shift vector's 64-bit lanes (andi 0xffffffff), the odd
-// lanes' the high halves (shrui 32); the saturation is dropped (with
-// r >= 0 the result always fits in i32).
+// becomes even/odd lane products; |x| is small here (8 input channels), so
+// the per-channel shifts become one common shift S (the largest, 4):
+// x << (S - r) before the products, constant rounding terms and shifts
+// after them (ConvKernels.cpp, commonShift; kernels-single-rounding.mlir
+// has the per-lane form); the saturation is dropped (with r >= 0 the
+// result always fits in i32).
 // BODY-LABEL: func.func @single_rounding
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
-// BODY: arith.andi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shrui %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[K:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<8xi32>
+// BODY-NOT: arith.andi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: arith.shli %{{.*}}, %[[K]] : vector<8xi32>
 // BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>

@@ -5,9 +5,13 @@
 // matchRoundedProduct): vpmuldq-style products on the even and odd i32
 // lanes (vector<8xi64> for the 16-lane VNNI kernel, vector<4xi64> for the
 // 8-lane int16 one), never the template's widened 64-bit lanes
-// (vector<16xi64>, two registers per product and a 64-bit clamp). The
-// shift vector's halves (andi 0xffffffff, shrui 32) are derived once per
-// channel block, not once per output vector (8 pixels here). The 16-lane
+// (vector<16xi64>, two registers per product and a 64-bit clamp). Where
+// |acc| is small enough (8 input channels here), the per-channel shifts r
+// become one common shift S: acc << (S - r) (the difference derived once
+// per channel block, one vpsllvd per output vector) before the product,
+// constant rounding terms after it. Otherwise (@wide_shifts) the shift
+// vector's halves (andi 0xffffffff, shrui 32) are derived once per channel
+// block, not once per output vector. The 16-lane
 // kernel reads the multipliers of the odd lanes with a second, masked load
 // of the multiplier table one channel further (the first 15 lanes: the
 // 16th may lie past the table), whose 64-bit lanes hold them in their low
@@ -32,12 +36,21 @@
 // VNNI-NEXT: %[[NEXT:.*]] = llvm.getelementptr %arg3[%[[CH1]]]
 // VNNI-NEXT: llvm.intr.masked.load %[[NEXT]], %[[ODD]], %{{.*}} : (!llvm.ptr, vector<16xi1>, vector<16xi32>) -> vector<16xi32>
 // VNNI-NOT: vector<16xi64>
-// VNNI: llvm.and {{.*}} : vector<8xi64>
+// VNNI: %[[K:.*]] = llvm.sub %{{.*}}, %{{.*}} : vector<16xi32>
+// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
+// VNNI-COUNT-8: llvm.shl %{{.*}}, %[[K]] : vector<16xi32>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
 // VNNI: llvm.mul {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
 // VNNI-NOT: llvm.intr.smax{{.*}}xi64>
+// VNNI: llvm.return
+// VNNI-LABEL: llvm.func @__qnn_kernel_vnni_1_1_2_1024_
+// VNNI-NOT: vector<16xi64>
+// VNNI: llvm.and {{.*}} : vector<8xi64>
+// VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
+// VNNI-NOT: vector<16xi64>
+// VNNI: llvm.mul {{.*}} : vector<8xi64>
 // VNNI: llvm.return
 // INT16-LABEL: llvm.func @__qnn_kernel_int16_
 // INT16-NOT: vector<8xi64>
@@ -50,4 +63,13 @@ func.func @single_rounding(%x: tensor<1x4x8x8xi8>) -> tensor<1x4x8x16xi8> {
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x8x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x8x16xi32>
   %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.001, 0.002, 0.003, 0.004, 0.005, 0.006, 0.007, 0.008, 0.009, 0.01, 0.011, 0.012, 0.013, 0.014, 0.015, 0.016>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x4x8x16xi32> -> tensor<1x4x8x16xi8>
   return %y : tensor<1x4x8x16xi8>
+}
+
+// Per-channel shifts that no common shift can replace: 1024 input
+// channels (|acc| < 2^27) and shifts 7 apart (scales 0.0001 to 0.009).
+func.func @wide_shifts(%x: tensor<1x1x2x1024xi8>) -> tensor<1x1x2x16xi8> {
+  %w = arith.constant dense<3> : tensor<16x1x1x1024xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x1x2x1024xi8>, tensor<16x1x1x1024xi8>) -> tensor<1x1x2x16xi32>
+  %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.0001, 0.000135, 0.0001823, 0.000246, 0.0003322, 0.0004484, 0.0006053, 0.0008172, 0.001103, 0.001489, 0.002011, 0.002714, 0.003664, 0.004947, 0.006678, 0.009016>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x1x2x16xi32> -> tensor<1x1x2x16xi8>
+  return %y : tensor<1x1x2x16xi8>
 }
