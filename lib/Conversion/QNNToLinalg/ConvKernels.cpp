@@ -1021,6 +1021,21 @@ struct KernelBuilder {
   /// The initial accumulator of the output channels [ch, ch + lanes):
   /// `base` (zero, or the VNNI correction terms) plus the epilogue's
   /// leading bias, if any.
+  /// Whether the epilogue rescales with per-channel right shifts applied
+  /// per lane (a double-rounding multiply's, or a single-rounding one's
+  /// that no common shift replaces): four more vectors per channel block.
+  bool perLaneShifts() {
+    if (!epilogue)
+      return false;
+    for (Operation &op : epilogue.getBody().front()) {
+      if (auto r = matchRoundedProduct(op); r && r->shift && !commonShift(*r))
+        return true;
+      if (auto r = matchDoubleRoundedProduct(op); r && r->shift)
+        return true;
+    }
+    return false;
+  }
+
   Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
     arith::AddIOp add = leadingBiasAdd();
     if (!add)
@@ -2036,10 +2051,15 @@ struct KernelBuilder {
     if (bias && r.a == bias.getResult()) {
       Value other = bias.getLhs() == body.getArgument(0) ? bias.getRhs()
                                                           : bias.getLhs();
+      APInt value;
       auto biasArg = dyn_cast<BlockArgument>(other);
-      if (!biasArg || biasArg.getOwner() != &body)
+      if (matchPattern(other, m_ConstantInt(&value)))
+        biasMax = value.abs().getZExtValue();
+      else if (!biasArg || biasArg.getOwner() != &body)
         return std::nullopt;
       for (auto &ranges : layers) {
+        if (!biasArg)
+          break;
         auto range = ranges[biasArg.getArgNumber() - 1];
         if (!range)
           return std::nullopt;
@@ -2525,14 +2545,14 @@ struct KernelBuilder {
     Type wElem = cast<MemRefType>(w.getType()).getElementType();
     auto wVecType = VectorType::get({lanes * kg}, wElem);
     bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
-    // Serial pointwise VNNI kernels with a light epilogue are
-    // software-pipelined (see below); their groups may also be 3 blocks (144 channels: 3
+    // Pointwise VNNI kernels with a light epilogue are software-pipelined
+    // (see below); their groups may also be 3 blocks (144 channels: 3
     // groups of 3 rather than 9 of 1, 88 -> 76 us on Zen 4).
     int64_t pixels = s.oh * s.ow;
     bool pipelinable = epilogue && !rowSum &&
                        s.flavor == KernelFlavor::VNNI && s.kh == 1 &&
-                       s.kw == 1 && !threadedWork() &&
-                       epilogueChannelVectors() <= 1;
+                       s.kw == 1 && epilogueChannelVectors() <= 2 &&
+                       !perLaneShifts();
     SmallVector<int64_t> nrChoices =
         s.flavor == KernelFlavor::VNNI || s.flavor == KernelFlavor::Int16AVX512
             ? SmallVector<int64_t>{4, 2, 1}
@@ -2781,8 +2801,8 @@ struct KernelBuilder {
       dSplat = arith::ConstantOp::create(
           b, loc, DenseElementsAttr::get(accType, b.getI32IntegerAttr(s.d)));
     }
-    // Serial pointwise kernels with an epilogue are software-pipelined
-    // across units (a tile of `rows` pixels and one group of nr blocks):
+    // Pointwise kernels with an epilogue are software-pipelined across
+    // units (a tile of `rows` pixels and one group of nr blocks):
     // each unit's accumulators stay in registers, carried to the next
     // unit, whose first K steps (unrolled) apply their epilogue pixel by
     // pixel between its vpdpbusd chains. The exact requantize costs two
@@ -2796,16 +2816,16 @@ struct KernelBuilder {
     // 239, pw5 233 -> 228, MobileNet v2's expansions (K = 16..160) 3-13%
     // faster; K = 512, 1024 the same. (An earlier form kept the previous
     // unit's accumulators in a stack buffer: its 20 zmm stores and loads
-    // per unit cost as much as the overlap gained on Zen 4.) Epilogues
-    // that read more per-channel vectors (a per-channel shift the common
-    // shift below cannot replace, lifted zero points and bounds) ran up to
-    // 10% slower pipelined (spills) and keep plain tiles. Emulated VNNI
-    // takes the same path. Not with threads: strips of units per parallel
-    // iteration ran 2-thread pw1 89 -> 77 us, pw3 129 -> 121 on Zen 4, but
-    // the allocation scope convert-scf-to-openmp puts around such a body
-    // was then not inlined (some operation in it counts as a possible
-    // allocation; not found yet) and scf-to-cf refused its blocks; nor for
-    // the int16 kernels (AVX2 has 16 registers).
+    // per unit cost as much as the overlap gained on Zen 4.) The epilogue
+    // may read two per-channel vectors besides the bias (the multiplier
+    // and the difference to a common shift, see commonShift: real models'
+    // per-channel shifts; or one lifted constant); with per-lane shifts or
+    // more lifted constants (zero points and bounds) it ran up to 10%
+    // slower pipelined (spills) and keeps plain tiles. With threads,
+    // each parallel iteration is a strip of consecutive units, pipelined
+    // within it (tile-major, as the parallel tiles are): 2 threads, Zen 4,
+    // pw1 89 -> 77 us, pw3 129 -> 121, pw5 121 -> 116. Emulated VNNI takes
+    // the same path; the int16 kernels do not (AVX2 has 16 registers).
     int64_t rows = nr == 1 ? 6 : nr == 2 ? 4 : 3;
     int64_t groups = blocks / nr, tiles = pixels / rows;
     int64_t units = tiles * groups, rest = pixels % rows;
@@ -2814,8 +2834,9 @@ struct KernelBuilder {
       return;
     }
     // Unit u: (tile, group), tile-major (group-major, as above).
+    bool threaded = threadedWork();
     auto tileGroup = [&](OpBuilder &ob, Value u) -> std::pair<Value, Value> {
-      if (groupMajor)
+      if (groupMajor && !threaded)
         return {arith::RemUIOp::create(ob, loc, u, idx(ob, tiles)),
                 arith::DivUIOp::create(ob, loc, u, idx(ob, tiles))};
       return {arith::DivUIOp::create(ob, loc, u, idx(ob, groups)),
@@ -2886,28 +2907,55 @@ struct KernelBuilder {
       }
       return accs;
     };
-    // Per image: unit 0's reduction, units 1.. each with the previous
-    // unit's epilogue, the last unit's epilogue, then the rest (fewer than
-    // `rows` pixels) as a plain tile.
-    forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-      SmallVector<Value> accs = unitBody(nb, nIv, idx(nb, 0), ValueRange{});
+    // Units [begin, end) of image nIv: unit `begin`'s reduction, the next
+    // ones each with the previous unit's epilogue, then the last unit's
+    // epilogue.
+    auto unitRange = [&](OpBuilder &rb, Value nIv, Value begin, Value next,
+                         Value end) {
+      SmallVector<Value> accs = unitBody(rb, nIv, begin, ValueRange{});
       auto loop = scf::ForOp::create(
-          nb, loc, idx(nb, 1), idx(nb, units), idx(nb, 1), accs,
+          rb, loc, next, end, idx(rb, 1), accs,
           [&](OpBuilder &lb, Location, Value u, ValueRange args) {
             scf::YieldOp::create(lb, loc, unitBody(lb, nIv, u, args));
           });
-      Previous last = previous(nb, idx(nb, units - 1));
+      Previous last =
+          previous(rb, arith::SubIOp::create(rb, loc, end, idx(rb, 1)));
       for (int64_t r = 0; r < rows; ++r)
-        pixelEpilogue(nb, nIv, last, r, loop.getResults());
-      if (rest) {
-        SmallVector<Value> ohs, ows;
-        for (int64_t r = 0; r < rest; ++r) {
-          auto [oh, ow] = pixelCoords(nb, idx(nb, tiles * rows + r));
-          ohs.push_back(oh);
-          ows.push_back(ow);
-        }
-        tileBody(nb, nIv, ohs, ows, Value(), {});
+        pixelEpilogue(rb, nIv, last, r, loop.getResults());
+    };
+    // The rest (fewer than `rows` pixels) of image nIv as a plain tile.
+    auto restTile = [&](OpBuilder &rb, Value nIv) {
+      if (!rest)
+        return;
+      SmallVector<Value> ohs, ows;
+      for (int64_t r = 0; r < rest; ++r) {
+        auto [oh, ow] = pixelCoords(rb, idx(rb, tiles * rows + r));
+        ohs.push_back(oh);
+        ows.push_back(ow);
       }
+      tileBody(rb, nIv, ohs, ows, Value(), {});
+    };
+    if (threaded) {
+      // About 8 units per strip; at least 16 strips while there are as
+      // many units, so that small layers still spread over the threads;
+      // at most 64. The rest tiles run after the parallel loop.
+      int64_t strips =
+          std::min({units, std::max<int64_t>(units / 8, 16), int64_t(64)});
+      parallelOverImages(b, strips, [&](OpBuilder &pb, Value nIv, Value sIv) {
+        auto bound = [&](Value v) -> Value {
+          return arith::DivUIOp::create(pb, loc, mul(pb, v, units),
+                                        idx(pb, strips));
+        };
+        Value begin = bound(sIv);
+        unitRange(pb, nIv, begin, add(pb, begin, 1), bound(add(pb, sIv, 1)));
+      });
+      forLoop(b, 0, s.n, 1,
+              [&](OpBuilder &nb, Value nIv) { restTile(nb, nIv); });
+      return;
+    }
+    forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
+      unitRange(nb, nIv, idx(nb, 0), idx(nb, 1), idx(nb, units));
+      restTile(nb, nIv);
     });
   }
 

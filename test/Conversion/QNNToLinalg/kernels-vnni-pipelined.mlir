@@ -1,17 +1,21 @@
-// Serial pointwise VNNI kernels whose epilogue reads at most one
-// per-channel vector besides the bias are software-pipelined across units
-// (a tile of pixels and one group of blocks): each unit's accumulators are
-// carried to the next unit in registers (iter_args), and that unit applies
-// their epilogue (requantize, packed 8-bit store) pixel by pixel between
-// its first, unrolled, K steps; unit 0 runs alone before the unit loop,
-// the last unit's epilogue after it, then the rest pixels as a plain tile.
+// Pointwise VNNI kernels whose epilogue reads at most two per-channel
+// vectors besides the bias (the multiplier, and a per-channel shift that a
+// common shift replaces or one lifted constant), without per-lane shifts,
+// are software-pipelined across units (a tile of pixels and one group of
+// blocks): each unit's accumulators are carried to the next unit in
+// registers (iter_args), and that unit applies their epilogue (requantize,
+// packed 8-bit store) pixel by pixel between its first, unrolled, K steps;
+// unit 0 runs alone before the unit loop, the last unit's epilogue after
+// it, then the rest pixels as a plain tile. With threads, each parallel
+// iteration pipelines a strip of consecutive units.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
 // Emulated VNNI (no packed stores) takes the same path, with one store
 // per block.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{emulate-vnni=true})' | FileCheck %s --check-prefix=EMU
 // The int16 kernels are not pipelined (16 registers on AVX2).
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=INT16
-// With threads the kernels stay plain tiles (parallel iterations).
+// With threads, strips of units (16 for 22 units) are the parallel
+// iterations, the rest tiles follow the parallel loop.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{parallel=true parallel-min-work=0})' | FileCheck %s --check-prefix=PAR
 // Parallel code whose kernel is too small for threads (below
 // parallel-min-work) runs serially, pipelined.
@@ -57,8 +61,19 @@
 // SMALL: scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
-// PAR-NOT: to %c22
-// PAR: scf.parallel
+// PAR: scf.parallel (%{{.*}}, %[[S:.*]]) = (%c0, %c0) to (%c1, %c16) step (%c1, %c1) {
+// PAR: %[[BEGIN1:.*]] = arith.muli %[[S]], %c22
+// PAR: %[[BEGIN:.*]] = arith.divui %[[BEGIN1]], %c16
+// PAR: %[[S1:.*]] = arith.addi %[[S]], %c1
+// PAR: %[[END1:.*]] = arith.muli %[[S1]], %c22
+// PAR: %[[END:.*]] = arith.divui %[[END1]], %c16
+// PAR: %[[NEXT:.*]] = arith.addi %[[BEGIN]], %c1
+// PAR-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// PAR: scf.for %{{.*}} = %c8 to %c32
+// PAR: scf.for %{{.*}} = %[[NEXT]] to %[[END]] step %c1 iter_args
+// PAR: vector.store %{{.*}} vector<64xi8>
+// PAR: scf.reduce
+// PAR: arith.divui %c33, %c7
 func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
   %w = arith.constant dense<3> : tensor<128x1x1x128xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x128xi32>
@@ -88,8 +103,8 @@ func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
 // CHECK-NOT: llvm.x86.avx512.vpdpbusd.512
 // CHECK: return
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
-// PAR-NOT: to %c7
-// PAR: scf.parallel
+// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c1, %c7) step (%c1, %c1) {
+// PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 iter_args
 func.func @k32(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
   %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
@@ -136,18 +151,36 @@ func.func @k24x144(%x: tensor<1x3x5x24xui8>) -> tensor<1x3x5x144xui8> {
 
 // -----
 
-// Per-channel scales whose shifts differ: the epilogue reads a multiplier
-// and a shift per channel, more registers than the carried accumulators
-// leave (MobileNet v2's layers ran up to 10% slower pipelined on Zen 4):
-// plain tiles (loops from 0, no unit loop from 1).
+// Per-channel scales whose shifts lie 12 apart, more than a common shift
+// can absorb (|acc| < 2^21 leaves 10 bits): the epilogue reads per-lane
+// shifts and rounding terms, more registers than two units' accumulators
+// leave (up to 10% slower pipelined on Zen 4): plain tiles (loops from 0,
+// no unit loop from 1).
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
 // CHECK-NOT: scf.for %{{.*}} = %c1{{.*}} to
 // CHECK: return
 func.func @shifts(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
   %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
-  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 3.122050e-02, 3.714099e-02, 3.980064e-02, 4.713402e-02, 3.704695e-02, 4.613178e-02, 1.644460e-03, 2.338801e-02, 4.717916e-02, 3.251893e-02, 4.506484e-02, 5.837657e-03, 2.355964e-02, 1.247933e-02, 2.727929e-02, 2.878227e-02, 8.530866e-04, 1.099314e-02, 1.411822e-02, 4.583400e-02, 3.833313e-02, 8.148290e-03, 3.989792e-02, 7.110617e-03, 3.094914e-02, 6.509622e-03, 2.883881e-04, 4.359596e-02, 1.063093e-02, 1.093096e-02, 4.912457e-02, 4.364591e-02, 1.460740e-02, 4.808160e-02, 2.705333e-02, 3.395596e-02, 1.039802e-02, 4.706060e-02, 3.459397e-02, 4.833490e-02, 4.470834e-02, 1.507969e-02, 1.818726e-02, 8.464612e-03, 7.455955e-03, 3.443958e-03, 1.520768e-02, 3.023488e-02, 3.684793e-04, 3.396113e-02, 1.702726e-02, 1.563590e-02, 4.096220e-02, 2.414111e-02, 1.592650e-02, 2.416468e-02, 3.529252e-02, 3.038646e-03, 4.875996e-02, 1.338705e-03, 3.753979e-02, 4.227507e-02, 1.099763e-03, 3.942937e-02>, weight_zero_point = 0 : i32} : (tensor<1x3x7x32xi8>, tensor<64x1x1x32xi8>) -> tensor<1x3x7x64xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02>, weight_zero_point = 0 : i32} : (tensor<1x3x7x32xi8>, tensor<64x1x1x32xi8>) -> tensor<1x3x7x64xi32>
   %a = tosa.add %c, %b : (tensor<1x3x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x3x7x64xi32>
-  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: 3.122050e-02, 3.714099e-02, 3.980064e-02, 4.713402e-02, 3.704695e-02, 4.613178e-02, 1.644460e-03, 2.338801e-02, 4.717916e-02, 3.251893e-02, 4.506484e-02, 5.837657e-03, 2.355964e-02, 1.247933e-02, 2.727929e-02, 2.878227e-02, 8.530866e-04, 1.099314e-02, 1.411822e-02, 4.583400e-02, 3.833313e-02, 8.148290e-03, 3.989792e-02, 7.110617e-03, 3.094914e-02, 6.509622e-03, 2.883881e-04, 4.359596e-02, 1.063093e-02, 1.093096e-02, 4.912457e-02, 4.364591e-02, 1.460740e-02, 4.808160e-02, 2.705333e-02, 3.395596e-02, 1.039802e-02, 4.706060e-02, 3.459397e-02, 4.833490e-02, 4.470834e-02, 1.507969e-02, 1.818726e-02, 8.464612e-03, 7.455955e-03, 3.443958e-03, 1.520768e-02, 3.023488e-02, 3.684793e-04, 3.396113e-02, 1.702726e-02, 1.563590e-02, 4.096220e-02, 2.414111e-02, 1.592650e-02, 2.416468e-02, 3.529252e-02, 3.038646e-03, 4.875996e-02, 1.338705e-03, 3.753979e-02, 4.227507e-02, 1.099763e-03, 3.942937e-02>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x3x7x64xi32> -> tensor<1x3x7x64xi8>
+  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02, 8.192000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 4.096000e-02>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x3x7x64xi32> -> tensor<1x3x7x64xi8>
+  return %y : tensor<1x3x7x64xi8>
+}
+
+// -----
+
+// Shifts 2 apart (scales 0.004 to 0.0135) with |acc| < 2^21: one common
+// shift (acc << (S - r)) replaces them, the epilogue reads the multiplier
+// and that difference per channel, and the kernel is pipelined.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c7{{.*}} step %{{.*}} iter_args
+// CHECK: arith.shli %{{.*}}, %{{.*}} : vector<16xi32>
+func.func @near_shifts(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 4.000000e-03, 4.150000e-03, 4.300000e-03, 4.450000e-03, 4.600000e-03, 4.750000e-03, 4.900000e-03, 5.050000e-03, 5.200000e-03, 5.350000e-03, 5.500000e-03, 5.650000e-03, 5.800000e-03, 5.950000e-03, 6.100000e-03, 6.250000e-03, 6.400000e-03, 6.550000e-03, 6.700000e-03, 6.850000e-03, 7.000000e-03, 7.150000e-03, 7.300000e-03, 7.450000e-03, 7.600000e-03, 7.750000e-03, 7.900000e-03, 8.050000e-03, 8.200000e-03, 8.350000e-03, 8.500000e-03, 8.650000e-03, 8.800000e-03, 8.950000e-03, 9.100000e-03, 9.250000e-03, 9.400000e-03, 9.550000e-03, 9.700000e-03, 9.850000e-03, 1.000000e-02, 1.015000e-02, 1.030000e-02, 1.045000e-02, 1.060000e-02, 1.075000e-02, 1.090000e-02, 1.105000e-02, 1.120000e-02, 1.135000e-02, 1.150000e-02, 1.165000e-02, 1.180000e-02, 1.195000e-02, 1.210000e-02, 1.225000e-02, 1.240000e-02, 1.255000e-02, 1.270000e-02, 1.285000e-02, 1.300000e-02, 1.315000e-02, 1.330000e-02, 1.345000e-02>, weight_zero_point = 0 : i32} : (tensor<1x3x7x32xi8>, tensor<64x1x1x32xi8>) -> tensor<1x3x7x64xi32>
+  %a = tosa.add %c, %b : (tensor<1x3x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x3x7x64xi32>
+  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: 4.000000e-03, 4.150000e-03, 4.300000e-03, 4.450000e-03, 4.600000e-03, 4.750000e-03, 4.900000e-03, 5.050000e-03, 5.200000e-03, 5.350000e-03, 5.500000e-03, 5.650000e-03, 5.800000e-03, 5.950000e-03, 6.100000e-03, 6.250000e-03, 6.400000e-03, 6.550000e-03, 6.700000e-03, 6.850000e-03, 7.000000e-03, 7.150000e-03, 7.300000e-03, 7.450000e-03, 7.600000e-03, 7.750000e-03, 7.900000e-03, 8.050000e-03, 8.200000e-03, 8.350000e-03, 8.500000e-03, 8.650000e-03, 8.800000e-03, 8.950000e-03, 9.100000e-03, 9.250000e-03, 9.400000e-03, 9.550000e-03, 9.700000e-03, 9.850000e-03, 1.000000e-02, 1.015000e-02, 1.030000e-02, 1.045000e-02, 1.060000e-02, 1.075000e-02, 1.090000e-02, 1.105000e-02, 1.120000e-02, 1.135000e-02, 1.150000e-02, 1.165000e-02, 1.180000e-02, 1.195000e-02, 1.210000e-02, 1.225000e-02, 1.240000e-02, 1.255000e-02, 1.270000e-02, 1.285000e-02, 1.300000e-02, 1.315000e-02, 1.330000e-02, 1.345000e-02>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x3x7x64xi32> -> tensor<1x3x7x64xi8>
   return %y : tensor<1x3x7x64xi8>
 }

@@ -115,3 +115,53 @@ func.func @scopes(%m: memref<16xi32>, %v: i32, %n: index) {
   }
   return
 }
+
+// -----
+
+// An OpenMP loop body whose scope holds an LLVM intrinsic call outside any
+// loop (a pipelined kernel's first unit): upstream's canonicalization
+// counts the call, which declares no memory effects, as a possible
+// allocation and keeps the scope, whose region scf-to-cf cannot split;
+// the pass inlines scopes that hold intrinsic calls but no allocation.
+// A scope with an llvm.alloca (an allocation of the enclosing scope) stays.
+// CHECK-LABEL: func.func @intrinsic_scope
+// CHECK: omp.loop_nest
+// CHECK-NEXT: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// CHECK-NEXT: vector.store
+// CHECK-NEXT: omp.yield
+// CHECK: omp.loop_nest
+// CHECK-NEXT: memref.alloca_scope
+// CHECK-NEXT: llvm.alloca
+func.func @intrinsic_scope(%v: vector<16xi32>, %m: memref<64xi16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %one = llvm.mlir.constant(1 : i64) : i64
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c2) step (%c1) {
+        memref.alloca_scope {
+          %p = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%v, %v) : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+          vector.store %p, %m[%c0] : memref<64xi16>, vector<32xi16>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c2) step (%c1) {
+        memref.alloca_scope {
+          %a = llvm.alloca %one x i64 : (i64) -> !llvm.ptr
+          llvm.store %one, %a : i64, !llvm.ptr
+          %p = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%v, %v) : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+          vector.store %p, %m[%c0] : memref<64xi16>, vector<32xi16>
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
