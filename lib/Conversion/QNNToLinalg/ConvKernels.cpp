@@ -2946,15 +2946,20 @@ struct KernelBuilder {
           return arith::DivUIOp::create(pb, loc, mul(pb, v, units),
                                         idx(pb, strips));
         };
+        // In this order (the IR is the same whatever the C++ compiler's
+        // order of evaluating arguments).
         Value begin = bound(sIv);
-        unitRange(pb, nIv, begin, add(pb, begin, 1), bound(add(pb, sIv, 1)));
+        Value end = bound(add(pb, sIv, 1));
+        Value next = add(pb, begin, 1);
+        unitRange(pb, nIv, begin, next, end);
       });
       forLoop(b, 0, s.n, 1,
               [&](OpBuilder &nb, Value nIv) { restTile(nb, nIv); });
       return;
     }
     forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-      unitRange(nb, nIv, idx(nb, 0), idx(nb, 1), idx(nb, units));
+      Value begin = idx(nb, 0), next = idx(nb, 1), end = idx(nb, units);
+      unitRange(nb, nIv, begin, next, end);
       restTile(nb, nIv);
     });
   }
