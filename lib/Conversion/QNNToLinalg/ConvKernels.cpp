@@ -2551,7 +2551,7 @@ struct KernelBuilder {
     int64_t pixels = s.oh * s.ow;
     bool pipelinable = epilogue && !rowSum &&
                        s.flavor == KernelFlavor::VNNI && s.kh == 1 &&
-                       s.kw == 1 && epilogueChannelVectors() <= 2 &&
+                       s.kw == 1 && epilogueChannelVectors() <= 5 &&
                        !perLaneShifts();
     SmallVector<int64_t> nrChoices =
         s.flavor == KernelFlavor::VNNI || s.flavor == KernelFlavor::Int16AVX512
@@ -2817,11 +2817,13 @@ struct KernelBuilder {
     // faster; K = 512, 1024 the same. (An earlier form kept the previous
     // unit's accumulators in a stack buffer: its 20 zmm stores and loads
     // per unit cost as much as the overlap gained on Zen 4.) The epilogue
-    // may read two per-channel vectors besides the bias (the multiplier
-    // and the difference to a common shift, see commonShift: real models'
-    // per-channel shifts; or one lifted constant); with per-lane shifts or
-    // more lifted constants (zero points and bounds) it ran up to 10%
-    // slower pipelined (spills) and keeps plain tiles. With threads,
+    // may read up to five per-channel vectors besides the bias (the
+    // multiplier, the difference to a common shift, see commonShift, and
+    // lifted zero points and bounds, which the packed narrowing reads as
+    // packed vectors once per unit: MobileNet v2's shared 56x56x24->144
+    // layers 208 -> 194 us for two, 28x28x32->192 75 -> 70); with
+    // per-lane shifts (four vectors per block) it ran up to 10% slower
+    // pipelined (spills) and keeps plain tiles. With threads,
     // each parallel iteration is a strip of consecutive units, pipelined
     // within it (tile-major, as the parallel tiles are): 2 threads, Zen 4,
     // pw1 89 -> 77 us, pw3 129 -> 121, pw5 121 -> 116. Emulated VNNI takes

@@ -30,8 +30,11 @@
 // FUSE: arith.minsi %{{.*}}, %[[HI]] : i32
 // FUSE: arith.addi %{{.*}}, %[[ZP]] : i32
 
+// The kernel is pipelined (2 units of 3 pixels; the second applies the
+// first's epilogue), the packed vectors made once per unit.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_3_16_
 // CHECK-SAME: %[[ZPS:arg6]]: memref<64xi32>
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c2{{.*}} step %{{.*}} iter_args
 // CHECK: %[[Z0:.*]] = vector.load %[[ZPS]][
 // CHECK: %[[Z1:.*]] = vector.load %[[ZPS]][
 // CHECK: %[[Z2:.*]] = vector.load %[[ZPS]][
