@@ -33,14 +33,23 @@ double seconds() {
       .count();
 }
 
+// Twelve zmm accumulators c0..c11, zero, and the inline asm output operands
+// that name them (the zmm measurements below share both).
+#define QNN_ZMM_ACCUMULATORS                                                  \
+  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0,     \
+          c5 = c0, c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0
+#define QNN_ZMM_OUTPUTS                                                       \
+  [c0] "+v"(c0), [c1] "+v"(c1), [c2] "+v"(c2), [c3] "+v"(c3), [c4] "+v"(c4), \
+      [c5] "+v"(c5), [c6] "+v"(c6), [c7] "+v"(c7), [c8] "+v"(c8),             \
+      [c9] "+v"(c9), [c10] "+v"(c10), [c11] "+v"(c11)
+
 #define QNN_STEP(insn, reg, acc)                                               \
   insn " %[a], %[b], %%" reg "\n\t"                                            \
        "vpaddd %%" reg ", %[" acc "], %[" acc "]\n\t"
 
 __attribute__((target("avx512bw"))) double maddwdZmm() {
   __m512i a = _mm512_set1_epi16(3), b = _mm512_set1_epi16(5);
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0,
-          c5 = c0, c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
+  QNN_ZMM_ACCUMULATORS;
   double start = seconds();
   for (long i = 0; i < kIterations; ++i)
     __asm__ volatile(
@@ -51,9 +60,7 @@ __attribute__((target("avx512bw"))) double maddwdZmm() {
         QNN_STEP("vpmaddwd", "zmm24", "c8") QNN_STEP("vpmaddwd", "zmm25", "c9")
         QNN_STEP("vpmaddwd", "zmm26", "c10")
         QNN_STEP("vpmaddwd", "zmm27", "c11")
-        : [c0] "+v"(c0), [c1] "+v"(c1), [c2] "+v"(c2), [c3] "+v"(c3),
-          [c4] "+v"(c4), [c5] "+v"(c5), [c6] "+v"(c6), [c7] "+v"(c7),
-          [c8] "+v"(c8), [c9] "+v"(c9), [c10] "+v"(c10), [c11] "+v"(c11)
+        : QNN_ZMM_OUTPUTS
         : [a] "v"(a), [b] "v"(b)
         : "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
           "xmm23", "xmm24", "xmm25", "xmm26", "xmm27");
@@ -83,18 +90,14 @@ __attribute__((target("avx2"))) double maddwdYmm() {
 
 __attribute__((target("avx512vnni,avx512bw"))) double dpbusdZmm() {
   __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0,
-          c5 = c0, c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
+  QNN_ZMM_ACCUMULATORS;
   double start = seconds();
   for (long i = 0; i < kIterations; ++i)
     __asm__ volatile(QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")
                          QNN_DP("c4") QNN_DP("c5") QNN_DP("c6") QNN_DP("c7")
                              QNN_DP("c8") QNN_DP("c9") QNN_DP("c10")
                                  QNN_DP("c11")
-                     : [c0] "+v"(c0), [c1] "+v"(c1), [c2] "+v"(c2),
-                       [c3] "+v"(c3), [c4] "+v"(c4), [c5] "+v"(c5),
-                       [c6] "+v"(c6), [c7] "+v"(c7), [c8] "+v"(c8),
-                       [c9] "+v"(c9), [c10] "+v"(c10), [c11] "+v"(c11)
+                     : QNN_ZMM_OUTPUTS
                      : [a] "v"(a), [b] "v"(b));
   double elapsed = seconds() - start;
   return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;
@@ -104,8 +107,7 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdZmm() {
 
 __attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
   __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);
-  __m512i c0 = _mm512_setzero_si512(), c1 = c0, c2 = c0, c3 = c0, c4 = c0,
-          c5 = c0, c6 = c0, c7 = c0, c8 = c0, c9 = c0, c10 = c0, c11 = c0;
+  QNN_ZMM_ACCUMULATORS;
   double start = seconds();
   for (long i = 0; i < kIterations; ++i)
     __asm__ volatile(QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")
@@ -113,10 +115,7 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
                              QNN_DP("c6") QNN_DP("c7") QNN_MULDQ("zmm29")
                                  QNN_DP("c8") QNN_DP("c9") QNN_DP("c10")
                                      QNN_DP("c11") QNN_MULDQ("zmm30")
-                     : [c0] "+v"(c0), [c1] "+v"(c1), [c2] "+v"(c2),
-                       [c3] "+v"(c3), [c4] "+v"(c4), [c5] "+v"(c5),
-                       [c6] "+v"(c6), [c7] "+v"(c7), [c8] "+v"(c8),
-                       [c9] "+v"(c9), [c10] "+v"(c10), [c11] "+v"(c11)
+                     : QNN_ZMM_OUTPUTS
                      : [a] "v"(a), [b] "v"(b)
                      : "xmm28", "xmm29", "xmm30");
   double elapsed = seconds() - start;
@@ -135,11 +134,10 @@ void report(const char *name, double (*measure)()) {
 int main() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512vnni") &&
-      __builtin_cpu_supports("avx512bw"))
+      __builtin_cpu_supports("avx512bw")) {
     report("vpdpbusd zmm", dpbusdZmm);
-  if (__builtin_cpu_supports("avx512vnni") &&
-      __builtin_cpu_supports("avx512bw"))
     report("vpdpbusd zmm + vpmuldq 4:1", dpbusdMuldqZmm);
+  }
   if (__builtin_cpu_supports("avx512bw"))
     report("vpmaddwd + vpaddd zmm", maddwdZmm);
   if (__builtin_cpu_supports("avx2"))

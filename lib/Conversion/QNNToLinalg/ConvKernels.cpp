@@ -976,6 +976,10 @@ struct KernelBuilder {
     Memo() {}
     DenseMap<Attribute, Value> constants;
     DenseMap<std::pair<Value, const char *>, Value> derivations;
+    /// argumentRanges' parse of the epilogue's record.
+    std::optional<
+        SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>>
+        layers;
   };
   Memo memo = {};
 
@@ -1018,9 +1022,6 @@ struct KernelBuilder {
         });
   }
 
-  /// The initial accumulator of the output channels [ch, ch + lanes):
-  /// `base` (zero, or the VNNI correction terms) plus the epilogue's
-  /// leading bias, if any.
   /// Whether the epilogue rescales with per-channel right shifts applied
   /// per lane (a double-rounding multiply's, or a single-rounding one's
   /// that no common shift replaces): four more vectors per channel block.
@@ -1036,6 +1037,9 @@ struct KernelBuilder {
     return false;
   }
 
+  /// The initial accumulator of the output channels [ch, ch + lanes):
+  /// `base` (zero, or the VNNI correction terms) plus the epilogue's
+  /// leading bias, if any.
   Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
     arith::AddIOp add = leadingBiasAdd();
     if (!add)
@@ -1088,13 +1092,15 @@ struct KernelBuilder {
   };
 
   /// The layers sharing the kernel, as ranges of the epilogue's arguments
-  /// (qnn-fuse-kernel-epilogues records them): ranges[m][a - 1] is the
+  /// (qnn-fuse-kernel-epilogues records them): layers[m][a - 1] is the
   /// range of argument a over the channels of layer m; none where an
-  /// argument is not an integer. No layers without the record.
-  SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
+  /// argument is not an integer. No layers without the record. Read once
+  /// per kernel (memo.layers).
+  ArrayRef<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
   argumentRanges() {
-    SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
-        layers;
+    if (memo.layers)
+      return *memo.layers;
+    auto &layers = memo.layers.emplace();
     auto attr =
         epilogue->getAttrOfType<DenseI64ArrayAttr>(kArgumentRangesAttrName);
     size_t args = epilogue.getNumArguments() - 1;
@@ -1111,6 +1117,41 @@ struct KernelBuilder {
       }
     }
     return layers;
+  }
+
+  /// Whether every layer sharing the kernel has a range for the epilogue's
+  /// argument `arg` (an integer argument, recorded).
+  bool hasRanges(BlockArgument arg) {
+    auto layers = argumentRanges();
+    return arg.getOwner() == &epilogue.getBody().front() &&
+           arg.getArgNumber() > 0 && !layers.empty() &&
+           llvm::all_of(layers, [&](auto &ranges) {
+             return ranges[arg.getArgNumber() - 1].has_value();
+           });
+  }
+
+  /// The range of term t (its arguments have ranges) over the channels of
+  /// layer m.
+  std::pair<int64_t, int64_t> termRange(const TailTerm &t, size_t m) {
+    auto layers = argumentRanges();
+    std::pair<int64_t, int64_t> r{t.c, t.c};
+    for (unsigned a : t.args) {
+      r.first += layers[m][a - 1]->first;
+      r.second += layers[m][a - 1]->second;
+    }
+    return r;
+  }
+
+  /// The range of term t over every layer's channels.
+  std::pair<int64_t, int64_t> termHull(const TailTerm &t) {
+    std::pair<int64_t, int64_t> h{t.c, t.c};
+    for (size_t m = 0; !t.isConstant() && m < argumentRanges().size(); ++m) {
+      auto r = termRange(t, m);
+      h = m == 0 ? r
+                 : std::make_pair(std::min(h.first, r.first),
+                                  std::max(h.second, r.second));
+    }
+    return h;
   }
 
   /// The epilogue's narrowing tail, when packed stores can replace it: 16
@@ -1133,41 +1174,16 @@ struct KernelBuilder {
       return value.getSExtValue();
     };
     // A constant, or a per-channel i32 argument of known ranges.
-    auto layers = argumentRanges();
     auto term = [&](Value v) -> std::optional<TailTerm> {
       if (auto k = constant(v))
         return TailTerm{*k, {}};
       auto arg = dyn_cast<BlockArgument>(v);
-      if (!arg || arg.getOwner() != &body || arg.getArgNumber() == 0 ||
-          !arg.getType().isInteger(32) || layers.empty() ||
-          llvm::any_of(layers, [&](auto &ranges) {
-            return !ranges[arg.getArgNumber() - 1];
-          }))
+      if (!arg || !arg.getType().isInteger(32) || !hasRanges(arg))
         return std::nullopt;
       return TailTerm{0, {arg.getArgNumber()}};
     };
-    // The range of term t over the channels of layer m.
-    auto range = [&](const TailTerm &t, size_t m) {
-      std::pair<int64_t, int64_t> r{t.c, t.c};
-      for (unsigned a : t.args) {
-        r.first += layers[m][a - 1]->first;
-        r.second += layers[m][a - 1]->second;
-      }
-      return r;
-    };
-    // The range of t over every layer's channels.
-    auto hull = [&](const TailTerm &t) {
-      std::pair<int64_t, int64_t> h{t.c, t.c};
-      for (size_t m = 0; !t.isConstant() && m < layers.size(); ++m) {
-        auto r = range(t, m);
-        h = m == 0 ? r
-                   : std::make_pair(std::min(h.first, r.first),
-                                    std::max(h.second, r.second));
-      }
-      return h;
-    };
     auto zpFits = [&](const TailTerm &zp) {
-      auto [lo, hi] = hull(zp);
+      auto [lo, hi] = termHull(zp);
       return std::max(-lo, hi) <= 32512;
     };
     // A final sign flip (xor 0x80: the next kernel's VNNI input, fused
@@ -1269,12 +1285,12 @@ struct KernelBuilder {
     t.lo = lo + after;
     t.hi = hi + after;
     // Every channel's lo <= hi (the clamp's order then does not matter).
-    for (size_t m = 0; m < layers.size(); ++m)
+    for (size_t m = 0; m < argumentRanges().size(); ++m)
       if ((!t.lo.isConstant() || !t.hi.isConstant()) &&
-          range(t.lo, m).second > range(t.hi, m).first)
+          termRange(t.lo, m).second > termRange(t.hi, m).first)
         return std::nullopt;
-    auto [loMin, loMax] = hull(t.lo);
-    auto [hiMin, hiMax] = hull(t.hi);
+    auto [loMin, loMax] = termHull(t.lo);
+    auto [hiMin, hiMax] = termHull(t.hi);
     if (loMax > hiMin && t.lo.isConstant() && t.hi.isConstant())
       return std::nullopt;
     if (!zpFits(t.zp))
@@ -2022,13 +2038,6 @@ struct KernelBuilder {
     return blendEvenOdd(ob, wideType, even, odd);
   }
 
-  /// The single-rounding multiply of matchRoundedProduct per lane of the
-  /// i32 vectors a and b with right shifts `shift` (i32 lanes, or
-  /// `constantShift`): like highHalfProduct, even lanes from the low
-  /// halves, shifted right by 31 + r; odd lanes from the high halves,
-  /// shifted right by r and left by 1, so the result (bits 31 + r and up)
-  /// lies in the high half. With r >= 0 the result fits in i32, so the
-  /// saturation of the template never applies.
   /// For a single-rounding multiply with per-channel right shifts r (0 <=
   /// r <= S) of the accumulator plus bias: a common right shift S such
   /// that (a << (S - r)) cannot overflow i32, if there is one. Then
@@ -2041,40 +2050,25 @@ struct KernelBuilder {
     auto shiftArg = dyn_cast_or_null<BlockArgument>(r.shift);
     Block &body = epilogue.getBody().front();
     arith::AddIOp bias = leadingBiasAdd();
-    if (!shiftArg || shiftArg.getOwner() != &body ||
+    if (!shiftArg || !hasRanges(shiftArg) ||
         (r.a != body.getArgument(0) && (!bias || r.a != bias.getResult())))
-      return std::nullopt;
-    auto layers = argumentRanges();
-    if (layers.empty())
       return std::nullopt;
     int64_t biasMax = 0;
     if (bias && r.a == bias.getResult()) {
       Value other = bias.getLhs() == body.getArgument(0) ? bias.getRhs()
                                                           : bias.getLhs();
       APInt value;
-      auto biasArg = dyn_cast<BlockArgument>(other);
-      if (matchPattern(other, m_ConstantInt(&value)))
+      if (matchPattern(other, m_ConstantInt(&value))) {
         biasMax = value.abs().getZExtValue();
-      else if (!biasArg || biasArg.getOwner() != &body)
-        return std::nullopt;
-      for (auto &ranges : layers) {
-        if (!biasArg)
-          break;
-        auto range = ranges[biasArg.getArgNumber() - 1];
-        if (!range)
+      } else {
+        auto biasArg = dyn_cast<BlockArgument>(other);
+        if (!biasArg || !hasRanges(biasArg))
           return std::nullopt;
-        biasMax = std::max({biasMax, std::abs(range->first),
-                            std::abs(range->second)});
+        auto [lo, hi] = termHull(TailTerm{0, {biasArg.getArgNumber()}});
+        biasMax = std::max(std::abs(lo), std::abs(hi));
       }
     }
-    int64_t lo = std::numeric_limits<int64_t>::max(), hi = 0;
-    for (auto &ranges : layers) {
-      auto range = ranges[shiftArg.getArgNumber() - 1];
-      if (!range)
-        return std::nullopt;
-      lo = std::min(lo, range->first);
-      hi = std::max(hi, range->second);
-    }
+    auto [lo, hi] = termHull(TailTerm{0, {shiftArg.getArgNumber()}});
     int64_t aMax = s.kh * s.kw * s.cp * 255 * 255 + biasMax;
     if (lo < 0 || hi > 31 || aMax >= (int64_t(1) << 31))
       return std::nullopt;
@@ -2085,6 +2079,13 @@ struct KernelBuilder {
     return hi;
   }
 
+  /// The single-rounding multiply of matchRoundedProduct per lane of the
+  /// i32 vectors a and b with right shifts `shift` (i32 lanes, or
+  /// `constantShift`): like highHalfProduct, even lanes from the low
+  /// halves, shifted right by 31 + r; odd lanes from the high halves,
+  /// shifted right by r and left by 1, so the result (bits 31 + r and up)
+  /// lies in the high half. With r >= 0 the result fits in i32, so the
+  /// saturation of the template never applies.
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                        int64_t constantShift) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
@@ -2512,20 +2513,14 @@ struct KernelBuilder {
     case KernelFlavor::DepthwiseVNNI:
       if (emulate)
         return emulateVpdpbusd(ob, loc, acc, a, wv);
-      return LLVM::CallIntrinsicOp::create(
-                 ob, loc, acc.getType(),
-                 ob.getStringAttr("llvm.x86.avx512.vpdpbusd.512"),
-                 ValueRange{acc, a, wv})
-          .getResult(0);
+      return intrinsic(ob, "llvm.x86.avx512.vpdpbusd.512", acc.getType(),
+                       ValueRange{acc, a, wv});
     case KernelFlavor::Int16:
     case KernelFlavor::Int16AVX512: {
       StringRef name = s.flavor == KernelFlavor::Int16
                            ? "llvm.x86.avx2.pmadd.wd"
                            : "llvm.x86.avx512.pmaddw.d.512";
-      Value p = LLVM::CallIntrinsicOp::create(ob, loc, acc.getType(),
-                                              ob.getStringAttr(name),
-                                              ValueRange{a, wv})
-                    .getResult(0);
+      Value p = intrinsic(ob, name, acc.getType(), ValueRange{a, wv});
       return arith::AddIOp::create(ob, loc, acc, p);
     }
     default: {
@@ -2847,8 +2842,8 @@ struct KernelBuilder {
     auto pixelOf = [&](OpBuilder &ob, Value t, int64_t r) {
       return pixelCoords(ob, add(ob, mul(ob, t, rows), r));
     };
-    // The epilogue of pixel r of unit (t, g), whose nr accumulators are
-    // `accs`.
+    // What a unit needs of the unit before it for that unit's epilogue:
+    // its tile, its blocks' first channels and their constants.
     struct Previous {
       Value t;
       SmallVector<Value> channel;
@@ -2860,6 +2855,8 @@ struct KernelBuilder {
       prev.constants = channelConstants(ob, prev.channel);
       return prev;
     };
+    // The epilogue of pixel r of the unit `prev` describes, whose
+    // accumulators are `accs`.
     auto pixelEpilogue = [&](OpBuilder &ob, Value nIv, const Previous &prev,
                              int64_t r, ValueRange accs) {
       auto [oh, ow] = pixelOf(ob, prev.t, r);
@@ -2979,6 +2976,8 @@ struct KernelBuilder {
   /// point's lanes when it is outside; border columns are known per tile
   /// (see rowTiles below); interior tiles load without checks.
   void buildDepthwiseVNNI() {
+    // The packed narrowing of the epilogue, if it ends in one.
+    std::optional<NarrowingTail> tail = narrowingTail();
     Type i8 = b.getI8Type(), i32 = b.getI32Type();
     auto accType = VectorType::get({16}, i32);
     auto byteType = VectorType::get({64}, i8);
@@ -3114,7 +3113,7 @@ struct KernelBuilder {
                   };
                   // Pixels narrow together, four (or two, or one) at a
                   // time (packBytes), then one 16-byte store each.
-                  if (std::optional<NarrowingTail> tail = narrowingTail()) {
+                  if (tail) {
                     // Every vector holds the same channels.
                     std::optional<PackedTail> perChannel =
                         packTail(bb, *tail,

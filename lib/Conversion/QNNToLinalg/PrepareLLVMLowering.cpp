@@ -114,9 +114,20 @@ struct PrepareLLVMLoweringPass
     : qnn::impl::PrepareLLVMLoweringBase<PrepareLLVMLoweringPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
-    SmallVector<Operation *> allocaScopes;
-    getOperation().walk(
-        [&](memref::AllocaScopeOp op) { allocaScopes.push_back(op); });
+    SmallVector<Operation *> memrefOps, vectorOps, allocaScopes;
+    auto gather = [&] {
+      memrefOps.clear();
+      vectorOps.clear();
+      getOperation().walk([&](Operation *op) {
+        if (needsStridedMetadata(op))
+          memrefOps.push_back(op);
+        else if (isa<vector::VectorDialect>(op->getDialect()))
+          vectorOps.push_back(op);
+        else if (isa<memref::AllocaScopeOp>(op))
+          allocaScopes.push_back(op);
+      });
+    };
+    gather();
 
     // convert-scf-to-openmp wraps each parallel body in a
     // memref.alloca_scope; upstream's canonicalization of that op inlines
@@ -132,17 +143,14 @@ struct PrepareLLVMLoweringPass
       return signalPassFailure();
     }
 
-    // The operations of the next rewrites, gathered once the scopes are
+    // The operations of the next rewrites, gathered again once scopes were
     // inlined: the greedy driver folds and erases the operations it moves
-    // out of a scope (dead index arithmetic, say), so a list gathered
-    // before would hold erased ones.
-    SmallVector<Operation *> memrefOps, vectorOps;
-    getOperation().walk([&](Operation *op) {
-      if (needsStridedMetadata(op))
-        memrefOps.push_back(op);
-      else if (isa<vector::VectorDialect>(op->getDialect()))
-        vectorOps.push_back(op);
-    });
+    // out of a scope (dead index arithmetic, say), so the first lists may
+    // hold erased ones. (Serial code has no scopes: one walk.)
+    if (!allocaScopes.empty()) {
+      allocaScopes.clear();
+      gather();
+    }
 
     RewritePatternSet memrefPatterns(ctx);
     memref::populateExpandStridedMetadataPatterns(memrefPatterns);
