@@ -89,6 +89,26 @@ struct MaterializeConvKernelsPass
                                      << kEpilogueAttrName << " attribute";
           return signalPassFailure();
         }
+        // The layers' argument ranges (qnn-fuse-kernel-epilogues): two
+        // entries per per-channel argument and layer.
+        if (auto ranges = epilogue->getAttrOfType<DenseI64ArrayAttr>(
+                kArgumentRangesAttrName)) {
+          size_t args = epilogue.getNumArguments() - 1;
+          if (args == 0 ? !ranges.empty()
+                        : ranges.empty() || ranges.size() % (2 * args) != 0) {
+            epilogue.emitError("epilogue @")
+                << epilogue.getSymName() << " has a malformed "
+                << kArgumentRangesAttrName << " attribute ("
+                << ranges.size() << " entries for " << args
+                << " per-channel arguments)";
+            return signalPassFailure();
+          }
+        } else if (epilogue->hasAttr(kArgumentRangesAttrName)) {
+          epilogue.emitError("epilogue @")
+              << epilogue.getSymName() << " has a malformed "
+              << kArgumentRangesAttrName << " attribute (not an i64 array)";
+          return signalPassFailure();
+        }
         epilogues.push_back(epilogue);
       }
       unsigned numChannel = epilogue ? epilogue.getNumArguments() - 1 : 0;

@@ -65,3 +65,26 @@ func.func private @epi(%acc: i32, %bias: i32) -> i8 {
 }
 // expected-error @+1 {{kernel @few_args does not have the signature its qnn.conv_kernel attribute describes}}
 func.func private @few_args(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @epi}
+
+// -----
+
+// qnn.argument_ranges holds two entries per per-channel argument and layer:
+// 3 entries for one argument.
+// expected-error @+1 {{epilogue @odd_ranges has a malformed qnn.argument_ranges attribute (3 entries for 1 per-channel arguments)}}
+func.func private @odd_ranges(%acc: i32, %bias: i32) -> i8 attributes {qnn.argument_ranges = array<i64: 0, 5, 7>} {
+  %s = arith.addi %acc, %bias : i32
+  %t = arith.trunci %s : i32 to i8
+  return %t : i8
+}
+func.func private @k_odd(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @odd_ranges}
+
+// -----
+
+// Not an i64 array.
+// expected-error @+1 {{epilogue @str_ranges has a malformed qnn.argument_ranges attribute (not an i64 array)}}
+func.func private @str_ranges(%acc: i32, %bias: i32) -> i8 attributes {qnn.argument_ranges = "0 5"} {
+  %s = arith.addi %acc, %bias : i32
+  %t = arith.trunci %s : i32 to i8
+  return %t : i8
+}
+func.func private @k_str(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @str_ranges}
