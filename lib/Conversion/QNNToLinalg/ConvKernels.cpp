@@ -2330,6 +2330,8 @@ struct KernelBuilder {
   /// The output row and column of pixel `m` of the flattened (oh, ow)
   /// plane.
   std::pair<Value, Value> pixelCoords(OpBuilder &ob, Value m) {
+    if (s.oh == 1)
+      return {idx(ob, 0), m};
     Value owDim = idx(ob, s.ow);
     return {arith::DivUIOp::create(ob, loc, m, owDim),
             arith::RemUIOp::create(ob, loc, m, owDim)};
@@ -2886,8 +2888,10 @@ struct KernelBuilder {
         return kStep(kb, nIv, ihBase, iwBase, zero, zero, zero, zero, cc, b0,
                      args);
       };
+      // The first unit of a range has no epilogue to interleave: a loop.
+      int64_t steps = prev ? unrolled : 0;
       int64_t next = 0;
-      for (int64_t cc = 0; cc < unrolled; ++cc) {
+      for (int64_t cc = 0; cc < steps; ++cc) {
         accs = stepAt(ub, idx(ub, cc), accs);
         // Pixel r's epilogue after step r * unrolled / rows; the last
         // step takes the rest.
@@ -2896,9 +2900,9 @@ struct KernelBuilder {
              ++next)
           pixelEpilogue(ub, nIv, *prev, next, prevAccs);
       }
-      if (unrolled < chunks) {
+      if (steps < chunks) {
         auto loop = scf::ForOp::create(
-            ub, loc, idx(ub, unrolled), idx(ub, chunks), idx(ub, 1), accs,
+            ub, loc, idx(ub, steps), idx(ub, chunks), idx(ub, 1), accs,
             [&](OpBuilder &lb, Location, Value cc, ValueRange args) {
               scf::YieldOp::create(lb, loc, stepAt(lb, cc, args));
             });
@@ -3392,13 +3396,40 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
         builder, func.getLoc(),
         ArrayRef<int64_t>{spec.n, spec.oh, spec.ow, 1, spec.cp}, out,
         SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  // A pointwise GEMM (1x1, stride 1, no padding) reads and writes its
+  // pixels in one run: its body sees the [h, w] plane as [1, h * w], so
+  // that pixel m's row and column are (0, m), not m / w and m % w, a
+  // multiply-shift sequence per pixel in the pipelined loops that LLVM
+  // cannot strength-reduce. MobileNet v2 (Zen 4, AOT, alternated): one
+  // thread 2593-2623 -> 2534-2545 us, 8% less machine code.
+  Value x = body->getArgument(0);
+  KernelSpec flat = spec;
+  if (!spec.isDepthwise() && spec.kh == 1 && spec.kw == 1 && spec.sh == 1 &&
+      spec.sw == 1 && spec.inH == 0 && spec.hp == spec.oh &&
+      spec.wp == spec.ow && spec.oh > 1) {
+    int64_t plane = spec.oh * spec.ow;
+    auto flatten = [&](Value v) -> Value {
+      auto type = cast<MemRefType>(v.getType());
+      Value rows = memref::CollapseShapeOp::create(
+          builder, func.getLoc(), v,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+      return memref::ExpandShapeOp::create(
+          builder, func.getLoc(),
+          ArrayRef<int64_t>{type.getDimSize(0), 1, plane, type.getDimSize(3)},
+          rows, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    };
+    x = flatten(x);
+    out = flatten(out);
+    flat.hp = flat.oh = 1;
+    flat.wp = flat.ow = plane;
+  }
   KernelBuilder kb{builder,
                    func.getLoc(),
-                   spec,
+                   flat,
                    emulateVNNI,
                    parallel,
                    parallelMinWork,
-                   body->getArgument(0),
+                   x,
                    body->getArgument(1),
                    body->getArgument(2),
                    out};

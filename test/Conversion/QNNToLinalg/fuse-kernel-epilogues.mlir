@@ -48,7 +48,7 @@
 // The two 8-lane blocks of a pixel narrow together into one 16-byte store
 // (the AVX2 packs, packBytes8).
 // BODY: llvm.call_intrinsic "llvm.x86.avx2.packssdw"
-// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<16xi8>
+// BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
 // BODY-NOT: _epilogue0_fn
 func.func @fused(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
@@ -157,7 +157,7 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // BODY-NOT: arith.cmpi sgt
-// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<16xi8>
+// BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>
@@ -184,7 +184,7 @@ func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // BODY-NOT: arith.maxsi {{.*}} : vector<8xi64>
-// BODY: vector.store {{.*}} : memref<1x4x4x16xi8>, vector<16xi8>
+// BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 func.func @single_rounding(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x4x4x16xi32>

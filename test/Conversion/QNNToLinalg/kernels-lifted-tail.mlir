@@ -49,7 +49,7 @@
 // CHECK: %[[B:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // CHECK: %[[MX:.*]] = arith.maxsi %[[B]], %[[LOB]] : vector<64xi8>
 // CHECK: arith.minsi %[[MX]], %[[HIB]] : vector<64xi8>
-// CHECK: vector.store %{{.*}} : memref<1x2x3x64xi8>, vector<64xi8>
+// CHECK: vector.store %{{.*}} : memref<1x1x6x64xi8>, vector<64xi8>
 
 // INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_3_16_
 // INT16: %[[ZW:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packssdw"

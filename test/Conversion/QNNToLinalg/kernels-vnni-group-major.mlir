@@ -20,10 +20,12 @@
 // CHECK: %[[HI:.*]] = arith.addi %[[LO]], %c4{{.*}} : index
 // CHECK: scf.for %{{.*}} = %[[LO]] to %[[HI]] step %c4
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// The rest tile of the group, after its full tiles.
-// CHECK: arith.divui %c12{{.*}}, %c7
+// The rest tile of the group (pixels 12 and 13 of the [1, 14] plane the
+// pointwise kernel sees), after its full tiles.
+// CHECK: arith.addi %c12{{.*}}, %c1
 // CHECK: arith.muli %[[G]], %c4
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c12, %{{.*}}] : memref<1x1x14x640xi32>, vector<16xi32>
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_640
 // PAR: scf.parallel (%{{.*}}, %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c30) step

@@ -5,9 +5,11 @@
 // blocks): each unit's accumulators are carried to the next unit in
 // registers (iter_args), and that unit applies their epilogue (requantize,
 // packed 8-bit store) pixel by pixel between its first, unrolled, K steps;
-// unit 0 runs alone before the unit loop, the last unit's epilogue after
-// it, then the rest pixels as a plain tile. With threads, each parallel
-// iteration pipelines a strip of consecutive units.
+// unit 0 runs alone before the unit loop (a plain reduction loop: it has
+// no epilogue to interleave), the last unit's epilogue after it, then the
+// rest pixels as a plain tile. A pointwise kernel sees its [h, w] plane
+// as [1, h * w] (pixel m at row 0, column m: no division per pixel). With
+// threads, each parallel iteration pipelines a strip of consecutive units.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
 // Emulated VNNI (no packed stores) takes the same path, with one store
 // per block.
@@ -26,31 +28,39 @@
 // tile of 2.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // CHECK-NOT: memref.alloca
+// CHECK: %[[XROWS:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<1x5x7x128xi8> into memref<1x35x128xi8>
+// CHECK: %[[X:.*]] = memref.expand_shape %[[XROWS]] {{\[\[}}0], [1, 2], [3]] output_shape [1, 1, 35, 128]
+// CHECK: %[[OUTROWS:.*]] = memref.collapse_shape %arg3 {{\[\[}}0], [1, 2], [3]] : memref<1x5x7x128xi8> into memref<1x35x128xi8>
+// CHECK: %[[OUT:.*]] = memref.expand_shape %[[OUTROWS]]
 // CHECK: scf.for %[[N:.*]] = %c0{{.*}} to %c1{{.*}} step
-// Unit 0: its reduction alone.
+// Unit 0: its reduction alone, a loop over the 32 steps.
+// CHECK: %[[FIRST:.*]]:12 = scf.for %{{.*}} = %c0{{.*}} to %c32{{.*}} step %{{.*}} iter_args
+// CHECK: vector.load %[[X]][%[[N]], %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x35x128xi8>, vector<4xi8>
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-NOT: vector.store
-// CHECK: %[[FIRST:.*]]:12 = scf.for %{{.*}} = %c8{{.*}} to %c32{{.*}} step %{{.*}} iter_args
+// CHECK: scf.yield
 // Units 1..21, each with the previous unit's 3 pixels' epilogues (packed
 // stores) among its unrolled steps.
 // CHECK: %[[LAST:.*]]:12 = scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+// CHECK-NOT: arith.divui %{{.*}}, %c7
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.permvar.si.512"
-// CHECK: vector.store %{{.*}}, %arg3[%[[N]], {{.*}}] : memref<1x5x7x128xi8>, vector<64xi8>
-// CHECK: vector.store %{{.*}}, %arg3[%[[N]], {{.*}}] : memref<1x5x7x128xi8>, vector<64xi8>
-// CHECK: vector.store %{{.*}}, %arg3[%[[N]], {{.*}}] : memref<1x5x7x128xi8>, vector<64xi8>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, {{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, {{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, {{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
 // CHECK: scf.for %{{.*}} = %c8{{.*}} to %c32{{.*}} step %{{.*}} iter_args
 // CHECK: scf.yield
 // CHECK: scf.yield
 // The last unit's epilogue, then the rest tile (pixels 33 and 34).
 // CHECK: vector.bitcast %[[LAST]]#0 : vector<16xi32> to vector<8xi64>
 // CHECK-COUNT-3: vector.store %{{.*}} vector<64xi8>
-// CHECK: arith.divui %c33{{.*}}, %c7
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, %c33, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
+// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, %c34, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
 
 // EMU-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // EMU: scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args
-// EMU: vector.store %{{.*}}, %arg{{[0-9]+}}[{{.*}}] : memref<1x5x7x128xi8>, vector<16xi8>
+// EMU: vector.store %{{.*}}, %{{.*}}[{{.*}}] : memref<1x1x35x128xi8>, vector<16xi8>
 
 // INT16-LABEL: func.func private @__qnn_kernel_int16_1_5_7_128_
 // INT16-NOT: to %c22
@@ -68,12 +78,12 @@
 // PAR: %[[END1:.*]] = arith.muli %[[S1]], %c22
 // PAR: %[[END:.*]] = arith.divui %[[END1]], %c16
 // PAR: %[[NEXT:.*]] = arith.addi %[[BEGIN]], %c1
+// PAR: scf.for %{{.*}} = %c0 to %c32
 // PAR-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// PAR: scf.for %{{.*}} = %c8 to %c32
 // PAR: scf.for %{{.*}} = %[[NEXT]] to %[[END]] step %c1 iter_args
 // PAR: vector.store %{{.*}} vector<64xi8>
 // PAR: scf.reduce
-// PAR: arith.divui %c33, %c7
+// PAR: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c33, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
 func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
   %w = arith.constant dense<3> : tensor<128x1x1x128xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x128xi32>
@@ -104,6 +114,7 @@ func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
 // CHECK: return
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
 // PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c1, %c7) step (%c1, %c1) {
+// PAR: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
 // PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 iter_args
 func.func @k32(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
   %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
@@ -139,7 +150,7 @@ func.func @k512(%x: tensor<1x2x7x512xi8>) -> tensor<1x2x7x64xi8> {
 // CHECK: scf.for %{{.*}} = %c1{{.*}} to %c15{{.*}} step %{{.*}} iter_args
 // CHECK-COUNT-9: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: vector.extract_strided_slice %{{.*}} {offsets = [0], sizes = [48], strides = [1]} : vector<64xi8> to vector<48xi8>
-// CHECK: vector.store %{{.*}} : memref<1x3x5x144xi8>, vector<48xi8>
+// CHECK: vector.store %{{.*}} : memref<1x1x15x144xi8>, vector<48xi8>
 func.func @k24x144(%x: tensor<1x3x5x24xui8>) -> tensor<1x3x5x144xui8> {
   %w = arith.constant dense<3> : tensor<144x1x1x24xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x144xi32>

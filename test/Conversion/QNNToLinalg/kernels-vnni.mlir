@@ -43,10 +43,16 @@ func.func @pointwise(%x: tensor<1x2x5x8xi8>) -> tensor<1x2x5x16xi32> {
 // vector).
 // KERNEL-LABEL: func.func private @__qnn_kernel_vnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// A pointwise kernel sees the [2, 5] plane as [1, 10]: pixel m at row 0,
+// column m.
+// KERNEL: %[[XROWS:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<1x2x5x8xi8> into memref<1x10x8xi8>
+// KERNEL: %[[X:.*]] = memref.expand_shape %[[XROWS]] {{\[\[}}0], [1, 2], [3]] output_shape [1, 1, 10, 8] : memref<1x10x8xi8> into memref<1x1x10x8xi8>
+// KERNEL: %[[OUTROWS:.*]] = memref.collapse_shape %arg3 {{\[\[}}0], [1, 2], [3]] : memref<1x2x5x16xi32> into memref<1x10x16xi32>
+// KERNEL: %[[OUT:.*]] = memref.expand_shape %[[OUTROWS]]
 // KERNEL-NOT: arith.xori
 // KERNEL: %[[Z:.*]] = vector.load %arg2[%{{.*}}] : memref<16xi32>, vector<16xi32>
 // KERNEL-NOT: iter_args
-// KERNEL: vector.load %arg0{{.*}} vector<4xi8>
+// KERNEL: vector.load %[[X]]{{.*}} : memref<1x1x10x8xi8>, vector<4xi8>
 // KERNEL: %[[X0:.*]] = vector.bitcast %{{.*}} : vector<16xi32> to vector<64xi8>
 // KERNEL: %[[W:.*]] = vector.load %arg1{{.*}} : memref<1x1x1x2x64xi8>, vector<64xi8>
 // KERNEL-NEXT: %[[N0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]], %[[X0]], %[[W]]) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
@@ -57,18 +63,18 @@ func.func @pointwise(%x: tensor<1x2x5x8xi8>) -> tensor<1x2x5x16xi32> {
 // KERNEL-NEXT: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[N1]],
 // KERNEL-COUNT-6: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL-NOT: arith.addi
-// KERNEL: vector.store %[[M0]], %arg3
+// KERNEL: vector.store %[[M0]], %[[OUT]]
 // The remaining 2 pixels (8 and 9) are one shorter tile of 2 rows, with
 // the same two unrolled steps (two accumulators each), and no loop over
 // pixels.
-// KERNEL: arith.divui %c8{{(_[0-9]+)?}}, %c5
+// KERNEL: arith.addi %c8{{(_[0-9]+)?}}, %c1
 // KERNEL-NOT: scf.for %{{.*}} = %c8
 // KERNEL: %[[R0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL-NEXT: %[[R1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: %[[S0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[R0]],
 // KERNEL-NEXT: %[[S1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[R1]],
-// KERNEL-NEXT: vector.store %[[S0]], %arg3
-// KERNEL-NEXT: vector.store %[[S1]], %arg3
+// KERNEL-NEXT: vector.store %[[S0]], %[[OUT]][%{{.*}}, %c0, %c8, %{{.*}}] : memref<1x1x10x16xi32>
+// KERNEL-NEXT: vector.store %[[S1]], %[[OUT]]
 // KERNEL-NOT: arith.xori
 
 // LLVM: llvm.func @pointwise
