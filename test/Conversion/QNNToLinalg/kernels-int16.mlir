@@ -67,3 +67,34 @@ func.func @conv3x3(%x: tensor<1x6x6x7xui8>) -> tensor<1x3x3x5xi32> {
 // AVX512-NOT: vpdpbusd
 // AVX512: llvm.call_intrinsic "llvm.x86.avx512.pmaddw.d.512"(%{{.*}}, %{{.*}}) : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
 // AVX512-NOT: vpdpbusd
+
+// -----
+
+// A pointwise layer of 16 channels (two blocks of 8): tiles of 5 pixels x
+// 2 blocks (10 accumulators), on the [1, 12] plane the kernel sees for
+// [3, 4]: 2 tiles, then a rest tile of 2 pixels (pixels 10 and 11). Each
+// K step (a pair of channels) broadcasts the 5 pixels' pairs and issues 10
+// vpmaddwd.
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=TILE
+// TILE-LABEL: func.func private @__qnn_kernel_int16_1_3_4_8_3_4_1_1_1_1_1_1_16_
+// TILE: %[[X:.*]] = memref.expand_shape %{{.*}} output_shape [1, 1, 12, 8] : memref<1x12x8xi16> into memref<1x1x12x8xi16>
+// TILE: scf.for %{{.*}} = %c0 to %c2 step %c1 {
+// TILE-COUNT-5: vector.load %[[X]][{{.*}}] : memref<1x1x12x8xi16>, vector<2xi16>
+// TILE-NOT: vector.load %[[X]]
+// TILE-COUNT-10: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// TILE-NOT: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// TILE-COUNT-5: vector.load %[[X]][{{.*}}] : memref<1x1x12x8xi16>, vector<2xi16>
+// TILE: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %{{.*}}, %{{.*}}] : memref<1x1x12x16xi32>, vector<8xi32>
+// The rest tile: 2 pixels, 4 vpmaddwd per step.
+// TILE: arith.addi %c10, %c1
+// TILE-COUNT-2: vector.load %[[X]][{{.*}}] : memref<1x1x12x8xi16>, vector<2xi16>
+// TILE-NOT: vector.load %[[X]]
+// TILE-COUNT-4: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// TILE-NOT: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"
+// TILE-COUNT-2: vector.load %[[X]][{{.*}}] : memref<1x1x12x8xi16>, vector<2xi16>
+// TILE: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c10, %{{.*}}] : memref<1x1x12x16xi32>, vector<8xi32>
+func.func @pointwise16(%x: tensor<1x3x4x8xi8>) -> tensor<1x3x4x16xi32> {
+  %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
+  %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 0.5 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x3x4x8xi8>, tensor<16x1x1x8xi8>) -> tensor<1x3x4x16xi32>
+  return %acc : tensor<1x3x4x16xi32>
+}
