@@ -118,6 +118,7 @@ struct PrepareLLVMLoweringPass
     auto gather = [&] {
       memrefOps.clear();
       vectorOps.clear();
+      allocaScopes.clear();
       getOperation().walk([&](Operation *op) {
         if (needsStridedMetadata(op))
           memrefOps.push_back(op);
@@ -147,10 +148,8 @@ struct PrepareLLVMLoweringPass
     // inlined: the greedy driver folds and erases the operations it moves
     // out of a scope (dead index arithmetic, say), so the first lists may
     // hold erased ones. (Serial code has no scopes: one walk.)
-    if (!allocaScopes.empty()) {
-      allocaScopes.clear();
+    if (!allocaScopes.empty())
       gather();
-    }
 
     RewritePatternSet memrefPatterns(ctx);
     memref::populateExpandStridedMetadataPatterns(memrefPatterns);
