@@ -141,21 +141,25 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // CHECK: arith.shrsi %{{.*}}, %c34_i64{{(_[0-9]+)?}} : i64
 // CHECK-NOT: arith.cmpi sgt
 // The kernel computes it on even and odd lanes: a compare and select per
-// half, the even half shifted by 34, the odd one by 3 and left by 1, one
-// blend; no 32-bit rounding divide remains.
+// half; then (the Int16 flavor, r = 3 >= 1) the high halves of both sums
+// (the even ones moved down by 32) in one blend, shifted right by r - 1 =
+// 2 as i32 lanes (= the sums >> 34); no 32-bit rounding divide remains.
 // BODY-LABEL: func.func @uniform_shifts
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY-DAG: %[[TWO:.*]] = arith.constant dense<2> : vector<8xi32>
+// BODY-DAG: %[[C32:.*]] = arith.constant dense<32> : vector<4xi64>
 // BODY: %[[PE:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: %[[PO:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.cmpi slt, %[[PE]], %{{.*}} : vector<4xi64>
 // BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi64>
-// BODY: arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[SE:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.cmpi slt, %[[PO]], %{{.*}} : vector<4xi64>
-// BODY: arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// BODY: %[[SO:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[HE:.*]] = arith.shrui %[[SE]], %[[C32]] : vector<4xi64>
+// BODY: %[[E:.*]] = vector.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// BODY: %[[O:.*]] = vector.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
+// BODY: %[[B:.*]] = arith.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
+// BODY: arith.shrsi %[[B]], %[[TWO]] : vector<8xi32>
 // BODY-NOT: arith.cmpi sgt
 // BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
@@ -170,19 +174,26 @@ func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // TFLite's single rounding with per-channel right shifts (no left shift):
 // the template's 64-bit (x * m + 2^(30 + r)) >> (31 + r) with saturation
 // becomes even/odd lane products; |x| is small here (8 input channels), so
-// the per-channel shifts become one common shift S (the largest, 4):
+// the per-channel shifts become one common shift S (the largest, 5):
 // x << (S - r) before the products, constant rounding terms and shifts
 // after them (ConvKernels.cpp, commonShift; kernels-single-rounding.mlir
 // has the per-lane form); the saturation is dropped (with r >= 0 the
 // result always fits in i32).
 // BODY-LABEL: func.func @single_rounding
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
+// BODY: %[[FOUR:.*]] = arith.constant dense<4> : vector<8xi32>
 // BODY: %[[K:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<8xi32>
 // BODY-NOT: arith.andi %{{.*}}, %{{.*}} : vector<4xi64>
 // BODY: arith.shli %{{.*}}, %[[K]] : vector<8xi32>
-// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
+// With S = 5 >= 1, the high halves of the rounded sums in one blend,
+// shifted right by S - 1 as i32 lanes.
+// BODY: %[[SE:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[SO:.*]] = arith.addi %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[HE:.*]] = arith.shrui %[[SE]], %{{.*}} : vector<4xi64>
+// BODY: %[[E:.*]] = vector.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// BODY: %[[O:.*]] = vector.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
+// BODY: %[[B:.*]] = arith.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
+// BODY: arith.shrsi %[[B]], %[[FOUR]] : vector<8xi32>
 // BODY-NOT: arith.maxsi {{.*}} : vector<8xi64>
 // BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 func.func @single_rounding(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {

@@ -16,8 +16,10 @@
 // of the multiplier table one channel further (the first 15 lanes: the
 // 16th may lie past the table), whose 64-bit lanes hold them in their low
 // halves, instead of shifting the first load (ConvKernels.cpp,
-// oddChannelLoad); the 8-lane AVX2 kernel shifts. Execution:
-// test/Execution/single-rounding.test.
+// oddChannelLoad); the 8-lane AVX2 kernel shifts, and blends the high
+// halves of the rounded sums before one i32 shift (ConvKernels.cpp,
+// shiftedHighHalves). Execution: test/Execution/single-rounding.test,
+// common-shift.test.
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=INT16
 
@@ -57,6 +59,21 @@
 // INT16-NOT: masked.load
 // INT16: llvm.mul {{.*}} : vector<4xi64>
 // INT16-NOT: vector<8xi64>
+// INT16: llvm.return
+// Per-lane shifts r, all >= 3 here (the argument's ranges): the high halves
+// of the rounded sums in one blend, shifted right by r - 1 (derived once per
+// channel block) as i32 lanes, with no 64-bit shift by r.
+// INT16-LABEL: llvm.func @__qnn_kernel_int16_1_1_2_1024_
+// INT16: %[[M1:.*]] = llvm.sub %{{.*}}, %{{.*}} : vector<8xi32>
+// INT16: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16-NEXT: llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<4xi64>
+// INT16-NEXT: llvm.add %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16-NEXT: %[[E:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
+// INT16-NEXT: %[[EB:.*]] = llvm.bitcast %[[E]] : vector<4xi64> to vector<8xi32>
+// INT16-NEXT: %[[OB:.*]] = llvm.bitcast %{{.*}} : vector<4xi64> to vector<8xi32>
+// INT16-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[EB]], %[[OB]] : vector<8xi1>, vector<8xi32>
+// INT16-NEXT: llvm.ashr %[[B]], %[[M1]] : vector<8xi32>
 // INT16: llvm.return
 func.func @single_rounding(%x: tensor<1x4x8x8xi8>) -> tensor<1x4x8x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
