@@ -90,6 +90,7 @@ int64_t KernelSpec::lanes() const {
   case KernelFlavor::Int16AVX512:
   case KernelFlavor::Depthwise:
   case KernelFlavor::DepthwiseVNNI:
+  case KernelFlavor::DepthwiseAVX2:
     return 16;
   default:
     return 8;
@@ -116,7 +117,7 @@ DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
 
 FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   ArrayRef<int64_t> v = attr.asArrayRef();
-  if ((v.size() != 18 && v.size() != 22) || v[0] < 0 || v[0] > 5)
+  if ((v.size() != 18 && v.size() != 22) || v[0] < 0 || v[0] > 6)
     return failure();
   KernelSpec s;
   s.flavor = static_cast<KernelFlavor>(v[0]);
@@ -154,6 +155,8 @@ static const char *flavorName(KernelFlavor f) {
     return "dw";
   case KernelFlavor::DepthwiseVNNI:
     return "dwvnni";
+  case KernelFlavor::DepthwiseAVX2:
+    return "dwavx2";
   }
   return "";
 }
@@ -743,13 +746,15 @@ static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
 /// is DepthwiseVNNI: activations as unsigned bytes (s8 ones flipped, the
 /// zero point + 128), one channel per i32 lane (zero-extended bytes), and
 /// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane;
-/// `corr` holds -z * sum(w) per output channel.
+/// `corr` holds -z * sum(w) per output channel. With `avx2` (the int16
+/// target) it is DepthwiseAVX2, else Depthwise.
 static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
                            Value input, bool inUnsigned, int64_t izp,
                            int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
                            int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
                            ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
-                           bool vnni, const KernelEpilogue *epilogue) {
+                           bool vnni, bool avx2,
+                           const KernelEpilogue *epilogue) {
   auto inType = cast<RankedTensorType>(input.getType());
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
@@ -763,7 +768,9 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
     izp += 128;
   }
   KernelSpec s;
-  s.flavor = vnni ? KernelFlavor::DepthwiseVNNI : KernelFlavor::Depthwise;
+  s.flavor = vnni   ? KernelFlavor::DepthwiseVNNI
+             : avx2 ? KernelFlavor::DepthwiseAVX2
+                    : KernelFlavor::Depthwise;
   s.n = n;
   s.hp = h + pads[0] + pads[2];
   s.wp = wd + pads[1] + pads[3];
@@ -898,7 +905,7 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
                 });
     return emitDepthwise(rewriter, loc, r.op, input, inUnsigned, izp, wzp, w,
                          o / c, kh, kw, r.padding, r.strides, r.dilations, vnni,
-                         epilogue);
+                         flavor == KernelFlavor::Int16, epilogue);
   }
   return emitGemmConv(rewriter, loc, r.op, flavor, input, inUnsigned, wUnsigned,
                       izp, wzp, w, o, kh, kw, r.padding, r.strides, r.dilations,
@@ -1966,13 +1973,17 @@ struct KernelBuilder {
   }
 
   /// Whether rounded products with r >= 1 take shiftedHighHalves: for
-  /// AVX2 (the Int16 flavor), which lacks 64-bit arithmetic shifts, that
-  /// is one instruction per vector fewer than shifting each half and
-  /// moving the even results down (a shuffle, two shifts and a blend);
-  /// pointwise pw1 (K = 32) 392 -> 381 us on Zen 4. Not with AVX512: it
+  /// AVX2 (the Int16 and DepthwiseAVX2 flavors), which lacks 64-bit
+  /// arithmetic shifts, that is one instruction per vector fewer than
+  /// shifting each half and moving the even results down (a shuffle, two
+  /// shifts and a blend); on Zen 4, pointwise pw1 (K = 32) 384 -> 373 us,
+  /// depthwise dw1/dw2/dw3/dw7 2-4% faster. Not with AVX512: it
   /// shifts the halves in place, and LLVM merges the move and the blend
   /// into a vpermt2d, which made the VNNI pw1 5% slower (165 -> 173 us).
-  bool blendsHighHalves() const { return s.flavor == KernelFlavor::Int16; }
+  bool blendsHighHalves() const {
+    return s.flavor == KernelFlavor::Int16 ||
+           s.flavor == KernelFlavor::DepthwiseAVX2;
+  }
 
   /// The constant `value`, created once per kernel at the start of its
   /// entry block (every use is inside the function).
@@ -2559,6 +2570,7 @@ struct KernelBuilder {
     }
     case KernelFlavor::Depthwise:
     case KernelFlavor::DepthwiseVNNI:
+    case KernelFlavor::DepthwiseAVX2:
       break;
     }
     llvm_unreachable("not a GEMM flavor");
@@ -3507,7 +3519,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
   }
   if (spec.flavor == KernelFlavor::DepthwiseVNNI)
     kb.buildDepthwiseVNNI();
-  else if (spec.flavor == KernelFlavor::Depthwise)
+  else if (spec.isDepthwise())
     kb.buildDepthwise();
   else
     kb.buildGemm();

@@ -158,6 +158,7 @@ struct MaterializeConvKernelsPass
           features = {"+avx512f", "+avx512bw", "+avx512vnni"};
         break;
       case KernelFlavor::Int16:
+      case KernelFlavor::DepthwiseAVX2:
         features = {"+avx2"};
         break;
       case KernelFlavor::Int16AVX512:

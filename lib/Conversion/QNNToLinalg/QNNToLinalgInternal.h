@@ -128,6 +128,9 @@ enum class KernelFlavor : int64_t {
   Depthwise = 4,
   /// Depthwise with vpdpbusd as a multiply-add of one byte per i32 lane.
   DepthwiseVNNI = 5,
+  /// Depthwise for the Int16 target (AVX2): the Depthwise kernel, whose
+  /// epilogue avoids 64-bit arithmetic shifts, which AVX2 lacks.
+  DepthwiseAVX2 = 6,
 };
 
 /// The kernel flavor of a `target` option value, if it names one.
@@ -164,7 +167,8 @@ struct KernelSpec {
   int64_t kGroup() const;
   bool isDepthwise() const {
     return flavor == KernelFlavor::Depthwise ||
-           flavor == KernelFlavor::DepthwiseVNNI;
+           flavor == KernelFlavor::DepthwiseVNNI ||
+           flavor == KernelFlavor::DepthwiseAVX2;
   }
   int64_t lanes() const;
   /// A depthwise kernel's output: [n, oh, ow, cp] with multiplier 1 (the
