@@ -1093,6 +1093,9 @@ struct KernelBuilder {
     TailTerm zp, lo, hi;
     /// [lo, hi] within [-128, 127] (a signed pack), else within [0, 255].
     bool isSigned = true;
+    /// y is a rounded product whose rounding term also adds the constant
+    /// zero point (see zeroPointInProduct): the packs take y + zp as it is.
+    bool zpInProduct = false;
     bool isPerChannel() const {
       return !zp.isConstant() || !lo.isConstant() || !hi.isConstant();
     }
@@ -1332,7 +1335,33 @@ struct KernelBuilder {
     }
     if (!t.y.getType().isInteger(32))
       return std::nullopt;
+    t.zpInProduct = zeroPointInProduct(t);
     return t;
+  }
+
+  /// Whether the tail's constant zero point can join the rounding term of
+  /// the rounded product that computes y (matchRoundedProduct or
+  /// matchDoubleRoundedProduct): y + zp = (P + R + zp * 2^(31+r)) >>
+  /// (31+r), the same integer, so that the packs need no saturating add of
+  /// the zero point (vpaddsw, which on Zen 4 takes a multiply pipe, as
+  /// vpdpbusd, vpmaddwd and vpmuldq do: two per 64 outputs of a kernel
+  /// whose K = 32 issues 32 vpdpbusd). Exact when every right shift r lies
+  /// in [1, 15]: |P| < 2^62 (i32 factors) and |R + zp * 2^(31+r)| < 2^(46+r),
+  /// so the 64-bit sum does not overflow, and |y| <= 2^30 + 1, so y + zp
+  /// fits in i32 as the template's addi computed it (and the saturating
+  /// add saturated nothing: packssdw then saturates y + zp as it saturated
+  /// y before, |zp| <= 32512).
+  bool zeroPointInProduct(const NarrowingTail &t) {
+    Operation *def = t.y.getDefiningOp();
+    if (!t.zp.isConstant() || t.zp.c == 0 || !def)
+      return false;
+    std::optional<RoundedProduct> r = matchRoundedProduct(*def);
+    if (!r)
+      r = matchDoubleRoundedProduct(*def);
+    if (!r)
+      return false;
+    auto [lo, hi] = shiftRange(*r);
+    return lo >= 1 && hi <= 15;
   }
 
   /// The result of the LLVM intrinsic `name` on `args`.
@@ -1350,7 +1379,7 @@ struct KernelBuilder {
     Value w = intrinsic(ob, packssdw, words, ValueRange{a, b});
     if (zpWords)
       return LLVM::SAddSat::create(ob, loc, w, zpWords);
-    if (!tail.zp.c)
+    if (!tail.zp.c || tail.zpInProduct)
       return w;
     Value zp = arith::ConstantOp::create(
         ob, loc,
@@ -1574,7 +1603,7 @@ struct KernelBuilder {
   /// elements; with `stopAt`, only up to that template value (the start of
   /// a narrowing tail that packBytes replaces), which it returns.
   Value applyEpilogue(OpBuilder &ob, Value acc, ArrayRef<Value> constants,
-                      Value stopAt = Value()) {
+                      Value stopAt = Value(), int64_t stopAddend = 0) {
     int64_t lanes = s.lanes();
     Block &body = epilogue.getBody().front();
     IRMapping mapping;
@@ -1626,13 +1655,16 @@ struct KernelBuilder {
                                     mapping.lookup(it->second.second)));
         continue;
       }
+      // The product that computes stopAt may add `stopAddend` to its
+      // result through its rounding term (NarrowingTail::zpInProduct).
+      int64_t addend = op.getResult(0) == stopAt ? stopAddend : 0;
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
         mapping.map(
             op.getResult(0),
             doubleRoundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
                                  r.shift ? mapping.lookup(r.shift) : Value(),
-                                 r.constantShift, leastShift(r)));
+                                 r.constantShift, leastShift(r), addend));
         continue;
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
@@ -1658,7 +1690,7 @@ struct KernelBuilder {
         }
         mapping.map(op.getResult(0),
                     roundedProduct(ob, a, mapping.lookup(r.b), shift,
-                                   constantShift, least));
+                                   constantShift, least, addend));
         continue;
       }
       // Lookup tables: the template was bufferized with the rest of the
@@ -1936,14 +1968,19 @@ struct KernelBuilder {
   /// The least right shift r of a matched rounded product over every
   /// layer sharing the kernel: its constant, or the range of its
   /// per-channel argument (0 when unknown).
-  int64_t leastShift(const RoundedProduct &r) {
+  int64_t leastShift(const RoundedProduct &r) { return shiftRange(r).first; }
+
+  /// The range of the right shifts r of a matched rounded product over
+  /// every layer sharing the kernel: its constant, or the ranges of its
+  /// per-channel argument ([0, 31] when unknown, TFLite's shifts).
+  std::pair<int64_t, int64_t> shiftRange(const RoundedProduct &r) {
     if (!r.shift)
-      return r.constantShift;
+      return {r.constantShift, r.constantShift};
     auto arg = dyn_cast<BlockArgument>(r.shift);
     if (!arg || !hasRanges(arg))
-      return 0;
-    return std::max<int64_t>(
-        0, termHull(TailTerm{0, {arg.getArgNumber()}}).first);
+      return {0, 31};
+    auto [lo, hi] = termHull(TailTerm{0, {arg.getArgNumber()}});
+    return {std::max<int64_t>(0, lo), std::min<int64_t>(31, hi)};
   }
 
   /// The i32 lanes (s >> (31 + r)) of the even-lane sums `evenSum` and the
@@ -2065,7 +2102,8 @@ struct KernelBuilder {
   /// 2^(30+e) | 2^30 and C = min(e, 1) << 31 (a compare into a mask and a
   /// masked subtract on x86).
   Value doubleRoundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
-                             int64_t constantShift, int64_t least) {
+                             int64_t constantShift, int64_t least,
+                             int64_t addend) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     auto [even, odd] = evenOddProducts(ob, a, b);
     auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
@@ -2075,6 +2113,14 @@ struct KernelBuilder {
         return arith::OrIOp::create(
             db, loc, arith::ShLIOp::create(db, loc, half, e), half);
       });
+      // + addend * 2^(31+e): the result gains addend.
+      // (Derived from round, so that it follows round's definition.)
+      if (addend)
+        round = derived(round, "round2plus", [&](OpBuilder &db) -> Value {
+          Value term = arith::ShLIOp::create(
+              db, loc, pairSplat(addend * (int64_t(1) << 31)), e);
+          return arith::AddIOp::create(db, loc, round, term);
+        });
       Value correction = derived(e, "correction2", [&](OpBuilder &db) -> Value {
         return arith::ShLIOp::create(
             db, loc, arith::MinUIOp::create(db, loc, e, one), pairSplat(31));
@@ -2151,17 +2197,20 @@ struct KernelBuilder {
   /// lies in the high half. With r >= 0 the result fits in i32, so the
   /// saturation of the template never applies.
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
-                       int64_t constantShift, int64_t least) {
+                       int64_t constantShift, int64_t least, int64_t addend) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     Value even, odd;
     std::tie(even, odd) = evenOddProducts(ob, a, b);
     Value c31 = pairSplat(31), c1 = pairSplat(1);
     auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
-    Value half = pairSplat(int64_t(1) << 30);
+    // 2^(30+r), plus addend * 2^(31+r) so that the result gains addend.
+    Value half = pairSplat((1 + 2 * addend) * (int64_t(1) << 30));
     auto rounding = [&](Value r) {
-      return derived(r, "round1", [&](OpBuilder &db) -> Value {
+      auto make = [&](OpBuilder &db) -> Value {
         return arith::ShLIOp::create(db, loc, half, r);
-      });
+      };
+      return addend ? derived(r, "round1plus", make)
+                    : derived(r, "round1", make);
     };
     Value evenTotal = derived(rEven, "plus31", [&](OpBuilder &db) -> Value {
       return arith::AddIOp::create(db, loc, rEven, c31);
@@ -2776,7 +2825,8 @@ struct KernelBuilder {
       SmallVector<Value> vals;
       for (int64_t j = 0; j < nr; ++j)
         vals.push_back(
-            applyEpilogue(bb, pixelAccs[j], constants.blocks[j], tail->y));
+            applyEpilogue(bb, pixelAccs[j], constants.blocks[j], tail->y,
+                          tail->zpInProduct ? tail->zp.c : 0));
       const PackedTail *perChannel =
           constants.tail ? &*constants.tail : nullptr;
       if (lanes == 8) {
@@ -3205,7 +3255,8 @@ struct KernelBuilder {
                       SmallVector<Value> vals;
                       for (int64_t r = g; r < g + count; ++r)
                         vals.push_back(
-                            applyEpilogue(bb, accs[r], constants, tail->y));
+                            applyEpilogue(bb, accs[r], constants, tail->y,
+                                          tail->zpInProduct ? tail->zp.c : 0));
                       if (count == 1)
                         vals.push_back(vals.front());
                       // Opaque: LLVM would otherwise fold the vpermd

@@ -11,20 +11,31 @@
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=generic" | FileCheck %s --check-prefix=PLAIN
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=PACKED8
 
+// The output zero point (3) joins the rounding term of the requantize's
+// product (+ 3 * 2^31, shifted left by r = 3 like the rest of the term:
+// ConvKernels.cpp, zeroPointInProduct), so no saturating add of it
+// (vpaddsw) follows the word pack. With r = 0 (@shift0, below) it stays.
 // PACKED8-LABEL: llvm.func @__qnn_kernel_int16
+// PACKED8: llvm.mlir.constant(dense<6442450944> : vector<4xi64>)
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packssdw"
-// PACKED8: llvm.intr.sadd.sat
+// PACKED8-NOT: llvm.intr.sadd.sat
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packsswb"
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.permd"
 // PACKED8: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
 // PACKED8-NOT: llvm.store {{.*}} : vector<8xi8>, !llvm.ptr
 
 // PACKED-LABEL: llvm.func @__qnn_kernel_vnni
+// PACKED: llvm.mlir.constant(dense<6442450944> : vector<8xi64>)
 // PACKED: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
-// PACKED: llvm.intr.sadd.sat
+// PACKED-NOT: llvm.intr.sadd.sat
 // PACKED: llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // PACKED: llvm.call_intrinsic "llvm.x86.avx512.permvar.si.512"
 // PACKED: llvm.store {{.*}} : vector<64xi8>, !llvm.ptr
+// PACKED: llvm.return
+// PACKED-LABEL: llvm.func @__qnn_kernel_vnni
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// PACKED: llvm.intr.sadd.sat
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // PLAIN: llvm.func @__qnn_kernel_
 // PLAIN-NOT: llvm.x86.avx512.packssdw.512
 // PLAIN-NOT: llvm.x86.avx512.permvar.si.512
@@ -34,4 +45,14 @@ func.func @pointwise(%x: tensor<1x2x8x16xi8>) -> tensor<1x2x8x64xi8> {
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x8x16xi8>, tensor<64x1x1x16xi8>) -> tensor<1x2x8x64xi32>
   %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x2x8x64xi32> -> tensor<1x2x8x64xi8>
   return %y : tensor<1x2x8x64xi8>
+}
+
+// A multiplier of 0.6 (right shift 0): the zero point stays a saturating
+// add after the word pack. (Another shape: layers of one shape share a
+// kernel, whose shift would then be a per-channel argument in [0, 3].)
+func.func @shift0(%x: tensor<1x2x4x16xi8>) -> tensor<1x2x4x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x16xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x4x16xi8>, tensor<64x1x1x16xi8>) -> tensor<1x2x4x64xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.03>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x2x4x64xi32> -> tensor<1x2x4x64xi8>
+  return %y : tensor<1x2x4x64xi8>
 }
