@@ -12,7 +12,9 @@
 //   two vpmuldq (the 32 x 32 -> 64-bit products of the even and odd lanes)
 //   per 16 outputs against K / 4 = 8 vpdpbusd. The multiplies issue on the
 //   same pipes as vpdpbusd on Zen 4 (and on Intel's port 0), so that ratio
-//   costs 20% of the peak; additions, shifts, blends and packs do not.
+//   costs 20% of the peak; additions, shifts, blends and packs do not;
+//   likewise beside vpaddsw, vpermt2d, vpaddq and vpackssdw (on Zen 4
+//   the first two compete with vpdpbusd, the others do not).
 // An instruction the CPU lacks is skipped.
 //
 //===----------------------------------------------------------------------===//
@@ -122,6 +124,37 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
   return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;
 }
 
+// vpdpbusd zmm beside one `insn` per four (three per twelve, results in
+// zmm28-30, operands the two inputs): whether the instruction takes a slot
+// of the pipes vpdpbusd uses (the vpdpbusd GOPS drop to 75% of the peak)
+// or issues beside it (the peak). The epilogues' instructions, measured
+// on Zen 4: vpmuldq and vpaddsw take a slot (375 of 469 GOPS), vpermt2d
+// about half of one (417); shifts, vpshufd, vpermd, blends, packs,
+// vpaddd and vpaddq none.
+#define QNN_DP_BESIDE(function, insn)                                          \
+  __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
+    __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
+    QNN_ZMM_ACCUMULATORS;                                                      \
+    double start = seconds();                                                  \
+    for (long i = 0; i < kIterations; ++i)                                     \
+      __asm__ volatile(QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")     \
+                           insn " %[a], %[b], %%zmm28\n\t" QNN_DP("c4")        \
+                               QNN_DP("c5") QNN_DP("c6") QNN_DP("c7") insn     \
+                       " %[a], %[b], %%zmm29\n\t" QNN_DP("c8") QNN_DP("c9")    \
+                           QNN_DP("c10") QNN_DP("c11") insn                    \
+                       " %[a], %[b], %%zmm30\n\t"                              \
+                       : QNN_ZMM_OUTPUTS                                       \
+                       : [a] "v"(a), [b] "v"(b)                                \
+                       : "xmm28", "xmm29", "xmm30");                           \
+    double elapsed = seconds() - start;                                        \
+    return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
+  }
+
+QNN_DP_BESIDE(dpbusdPaddswZmm, "vpaddsw")
+QNN_DP_BESIDE(dpbusdPermt2dZmm, "vpermt2d")
+QNN_DP_BESIDE(dpbusdPaddqZmm, "vpaddq")
+QNN_DP_BESIDE(dpbusdPackssdwZmm, "vpackssdw")
+
 void report(const char *name, double (*measure)()) {
   double best = 0;
   for (int r = 0; r < 3; ++r)
@@ -137,6 +170,10 @@ int main() {
       __builtin_cpu_supports("avx512bw")) {
     report("vpdpbusd zmm", dpbusdZmm);
     report("vpdpbusd zmm + vpmuldq 4:1", dpbusdMuldqZmm);
+    report("vpdpbusd zmm + vpaddsw 4:1", dpbusdPaddswZmm);
+    report("vpdpbusd zmm + vpermt2d 4:1", dpbusdPermt2dZmm);
+    report("vpdpbusd zmm + vpaddq 4:1", dpbusdPaddqZmm);
+    report("vpdpbusd zmm + vpackssdw 4:1", dpbusdPackssdwZmm);
   }
   if (__builtin_cpu_supports("avx512bw"))
     report("vpmaddwd + vpaddd zmm", maddwdZmm);

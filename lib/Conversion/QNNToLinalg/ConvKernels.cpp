@@ -2100,7 +2100,9 @@ struct KernelBuilder {
   /// halves, shifted right by e and left by 1 so that the result lies in
   /// the high half. In each half: p + R - (p < -2^30 ? C : 0) with R =
   /// 2^(30+e) | 2^30 and C = min(e, 1) << 31 (a compare into a mask and a
-  /// masked subtract on x86).
+  /// masked subtract on x86). With `least` (the least e) >= 1 on AVX2, the
+  /// halves' shifts become shiftedHighHalves; `addend` joins R as addend *
+  /// 2^(31+e), so the result gains it (zeroPointInProduct).
   Value doubleRoundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                              int64_t constantShift, int64_t least,
                              int64_t addend) {
@@ -2195,7 +2197,8 @@ struct KernelBuilder {
   /// halves, shifted right by 31 + r; odd lanes from the high halves,
   /// shifted right by r and left by 1, so the result (bits 31 + r and up)
   /// lies in the high half. With r >= 0 the result fits in i32, so the
-  /// saturation of the template never applies.
+  /// saturation of the template never applies. `least` and `addend` as for
+  /// doubleRoundedProduct.
   Value roundedProduct(OpBuilder &ob, Value a, Value b, Value shift,
                        int64_t constantShift, int64_t least, int64_t addend) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
