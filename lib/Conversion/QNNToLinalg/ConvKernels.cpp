@@ -1093,9 +1093,10 @@ struct KernelBuilder {
     TailTerm zp, lo, hi;
     /// [lo, hi] within [-128, 127] (a signed pack), else within [0, 255].
     bool isSigned = true;
-    /// y is a rounded product whose rounding term also adds the constant
-    /// zero point (see zeroPointInProduct): the packs take y + zp as it is.
-    bool zpInProduct = false;
+    /// The constant zero point that the rounded product computing y adds
+    /// through its rounding term (see zeroPointInProduct), so that the
+    /// packs take y + zp as it is; 0 when the packs add the zero point.
+    int64_t productAddend = 0;
     bool isPerChannel() const {
       return !zp.isConstant() || !lo.isConstant() || !hi.isConstant();
     }
@@ -1335,7 +1336,8 @@ struct KernelBuilder {
     }
     if (!t.y.getType().isInteger(32))
       return std::nullopt;
-    t.zpInProduct = zeroPointInProduct(t);
+    if (zeroPointInProduct(t))
+      t.productAddend = t.zp.c;
     return t;
   }
 
@@ -1379,7 +1381,7 @@ struct KernelBuilder {
     Value w = intrinsic(ob, packssdw, words, ValueRange{a, b});
     if (zpWords)
       return LLVM::SAddSat::create(ob, loc, w, zpWords);
-    if (!tail.zp.c || tail.zpInProduct)
+    if (!tail.zp.c || tail.productAddend)
       return w;
     Value zp = arith::ConstantOp::create(
         ob, loc,
@@ -1656,7 +1658,7 @@ struct KernelBuilder {
         continue;
       }
       // The product that computes stopAt may add `stopAddend` to its
-      // result through its rounding term (NarrowingTail::zpInProduct).
+      // result through its rounding term (NarrowingTail::productAddend).
       int64_t addend = op.getResult(0) == stopAt ? stopAddend : 0;
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
@@ -1664,7 +1666,7 @@ struct KernelBuilder {
             op.getResult(0),
             doubleRoundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
                                  r.shift ? mapping.lookup(r.shift) : Value(),
-                                 r.constantShift, leastShift(r), addend));
+                                 r.constantShift, shiftRange(r).first, addend));
         continue;
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
@@ -1672,7 +1674,7 @@ struct KernelBuilder {
         Value a = mapping.lookup(r.a);
         Value shift = r.shift ? mapping.lookup(r.shift) : Value();
         int64_t constantShift = r.constantShift;
-        int64_t least = leastShift(r);
+        int64_t least = shiftRange(r).first;
         if (std::optional<int64_t> common = commonShift(r)) {
           // a << (S - r) with the common right shift S: the same rounded
           // quotient, without per-lane 64-bit shifts or rounding terms.
@@ -1965,11 +1967,6 @@ struct KernelBuilder {
     return r;
   }
 
-  /// The least right shift r of a matched rounded product over every
-  /// layer sharing the kernel: its constant, or the range of its
-  /// per-channel argument (0 when unknown).
-  int64_t leastShift(const RoundedProduct &r) { return shiftRange(r).first; }
-
   /// The range of the right shifts r of a matched rounded product over
   /// every layer sharing the kernel: its constant, or the ranges of its
   /// per-channel argument ([0, 31] when unknown, TFLite's shifts).
@@ -2206,11 +2203,12 @@ struct KernelBuilder {
     std::tie(even, odd) = evenOddProducts(ob, a, b);
     Value c31 = pairSplat(31), c1 = pairSplat(1);
     auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
-    // 2^(30+r), plus addend * 2^(31+r) so that the result gains addend.
-    Value half = pairSplat((1 + 2 * addend) * (int64_t(1) << 30));
+    // 2^(30+r), plus addend * 2^(31+r) so that the result gains addend:
+    // base << r.
+    Value base = pairSplat((1 + 2 * addend) * (int64_t(1) << 30));
     auto rounding = [&](Value r) {
       auto make = [&](OpBuilder &db) -> Value {
-        return arith::ShLIOp::create(db, loc, half, r);
+        return arith::ShLIOp::create(db, loc, base, r);
       };
       return addend ? derived(r, "round1plus", make)
                     : derived(r, "round1", make);
@@ -2829,7 +2827,7 @@ struct KernelBuilder {
       for (int64_t j = 0; j < nr; ++j)
         vals.push_back(
             applyEpilogue(bb, pixelAccs[j], constants.blocks[j], tail->y,
-                          tail->zpInProduct ? tail->zp.c : 0));
+                          tail->productAddend));
       const PackedTail *perChannel =
           constants.tail ? &*constants.tail : nullptr;
       if (lanes == 8) {
@@ -3259,7 +3257,7 @@ struct KernelBuilder {
                       for (int64_t r = g; r < g + count; ++r)
                         vals.push_back(
                             applyEpilogue(bb, accs[r], constants, tail->y,
-                                          tail->zpInProduct ? tail->zp.c : 0));
+                                          tail->productAddend));
                       if (count == 1)
                         vals.push_back(vals.front());
                       // Opaque: LLVM would otherwise fold the vpermd

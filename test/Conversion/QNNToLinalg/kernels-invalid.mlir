@@ -12,6 +12,24 @@ func.func private @flavor(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi
 
 // -----
 
+// Flavor 7 does not exist either (6, DepthwiseAVX2, is the last).
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @flavor7(memref<1x9x9x16xi16>, memref<2x3x3x16xi16>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 7, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1>}
+
+// -----
+
+// A DepthwiseAVX2 kernel's channels are a multiple of 16 (8 here).
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @dwavx2_channels(memref<1x9x9x8xi16>, memref<2x3x3x8xi16>, memref<8xi32>, memref<1x7x7x1x8xi32>) attributes {qnn.conv_kernel = array<i64: 6, 1, 9, 9, 8, 7, 7, 3, 3, 1, 1, 1, 1, 8, 1, 0, 0, 1>}
+
+// -----
+
+// Nor does it take the self-padding fields of DepthwiseVNNI.
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @dwavx2_pad_fields(memref<1x9x9x16xi16>, memref<2x3x3x16xi16>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 6, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 9, 9, 0, 0>}
+
+// -----
+
 // 6 channels are not a multiple of vpdpbusd's group of 4.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @channels(memref<1x1x1x6xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 6, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>}
