@@ -29,11 +29,15 @@ ldd "$OUTDIR/peers" | awk '/=> \// {print $3}' |
 
 cp -L /usr/lib/llvm-22/lib/libomp.so.5 "$OUTDIR/lib/"
 cp "$BIN/qnn-bench-peak" "$OUTDIR/"
-QNN_BENCH_DUMP_LAYERS="$OUTDIR/src" "$BIN/qnn-bench-peers"
+# The layers requantize with TFLite 2.x's single rounding unless
+# QNN_BENCH_ROUNDING says otherwise (the rule of the README's tables).
+QNN_BENCH_ROUNDING="${QNN_BENCH_ROUNDING:-single}" QNN_BENCH_DUMP_LAYERS="$OUTDIR/src" \
+  "$BIN/qnn-bench-peers"
 for src in "$OUTDIR"/src/*.mlir; do
   name=$(basename "$src" .mlir)
-  dims=$(grep -m1 -o 'func.func @main(%x: tensor<[0-9x]*xi8>' "$src" |
-         grep -o '[0-9x]*xi8' | sed 's/xi8//')
+  dims=$(grep -m1 -oE 'func.func @main\(%x: tensor<[0-9x]*xu?i8>' "$src" |
+         grep -oE '[0-9x]*xu?i8' | sed -E 's/xu?i8//')
+  [ -n "$dims" ] || { echo "bundle-bench: no input shape in $src" >&2; exit 1; }
   bytes=$(( ${dims//x/*} ))
   python3 "$ROOT/test/lib/mkbin.py" "$OUTDIR/qnn/$name.in.bin" i8 --random "$bytes" 1
   for t in avx512-vnni int16-avx512bw; do

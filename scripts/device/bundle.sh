@@ -17,7 +17,9 @@ BIN="${QNN_BUILD_DIR:-$ROOT/build}/bin"
 OUTDIR="$1"
 CPU="${2:-x86-64-v4}"
 MODELS="$(cd "$ROOT/.." && pwd)/shared/models"
-TARGETS="avx512-vnni int16-avx512bw generic"
+# QNN_BUNDLE_TARGETS narrows the targets (the bundle must fit the 64 MiB a
+# remote call carries).
+TARGETS="${QNN_BUNDLE_TARGETS:-avx512-vnni int16-avx512bw generic}"
 mkdir -p "$OUTDIR/models" "$OUTDIR/cases" "$OUTDIR/lib"
 OMPDIR=/usr/lib/llvm-22/lib
 cp -L "$OMPDIR/libomp.so.5" "$OUTDIR/lib/"
