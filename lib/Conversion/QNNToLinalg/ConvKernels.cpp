@@ -1097,6 +1097,10 @@ struct KernelBuilder {
     /// through its rounding term (see zeroPointInProduct), so that the
     /// packs take y + zp as it is; 0 when the packs add the zero point.
     int64_t productAddend = 0;
+    /// Whether the product computing y leaves its last halving to the
+    /// packs (see halvedTail): it gives t = a * m >> (30 + r), and the
+    /// packs take (t + 1 + 2 zp) >> 1 = y + zp in 16-bit lanes.
+    bool halved = false;
     bool isPerChannel() const {
       return !zp.isConstant() || !lo.isConstant() || !hi.isConstant();
     }
@@ -1336,9 +1340,42 @@ struct KernelBuilder {
     }
     if (!t.y.getType().isInteger(32))
       return std::nullopt;
-    if (zeroPointInProduct(t))
+    if (halvedTail(t))
+      t.halved = true;
+    else if (zeroPointInProduct(t))
       t.productAddend = t.zp.c;
     return t;
+  }
+
+  /// Whether the single-rounding product computing y (matchRoundedProduct,
+  /// every right shift r >= 2) can leave its rounding to the packs: with t
+  /// = (a * m) >> (30 + r) (floor), y = (a * m + 2^(30+r)) >> (31+r) =
+  /// (t + 1) >> 1, so y + zp = (t + 1 + 2 zp) >> 1, one saturating add and
+  /// one shift of 16-bit words after vpackssdw (32 lanes each). t needs no
+  /// 64-bit rounding add: the even lanes' 64-bit shift leaves it in their
+  /// low halves, and the odd lanes' high halves (a * m >> 32) shifted by r
+  /// - 2 as i32 lanes give it in place, a masked shift instead of a blend.
+  /// Per 16 outputs (AVX512): 5 instructions beside the two vpmuldq and a
+  /// pack instead of 8 (two rounding adds, two shifts, a blend); on a core
+  /// whose 512-bit integer instructions share vpdpbusd's two ports (Intel
+  /// Sapphire Rapids), that is what a pointwise layer with K = 32 waits
+  /// for. Exact: |a * m| < 2^62, so |t| <= 2^30 fits in i32; packssdw
+  /// saturates t to i16, and with |zp| <= 8191 a value that saturates
+  /// there, or in the add, gives a word (t + 1 + 2 zp) >> 1 beyond every
+  /// 8-bit bound, as the exact y + zp is. AVX2 (the 8-lane flavors), which
+  /// lacks the 64-bit arithmetic shift, blends the high halves and shifts
+  /// all lanes by r - 2 (shiftedHighHalves).
+  bool halvedTail(const NarrowingTail &t) {
+    if (s.lanes() != 16 && !blendsHighHalves())
+      return false;
+    Operation *def = t.y.getDefiningOp();
+    if (!def)
+      return false;
+    std::optional<RoundedProduct> r = matchRoundedProduct(*def);
+    if (!r || shiftRange(*r).first < 2)
+      return false;
+    auto [lo, hi] = termHull(t.zp);
+    return std::max(-lo, hi) <= 8191;
   }
 
   /// Whether the tail's constant zero point can join the rounding term of
@@ -1375,18 +1412,25 @@ struct KernelBuilder {
 
   /// The first step of the packed narrowing: `packssdw` (the 512-bit or
   /// the AVX2 intrinsic) of the i32 vectors a and b into `words`, then the
-  /// tail's zero point added with i16 saturation.
+  /// tail's zero point added with i16 saturation (`zpWords` where it is per
+  /// channel). A halved tail adds 1 + 2 zp (its zpWords hold that) and
+  /// shifts the words right by 1.
   Value packWords(OpBuilder &ob, StringRef packssdw, VectorType words, Value a,
                   Value b, const NarrowingTail &tail, Value zpWords = {}) {
     Value w = intrinsic(ob, packssdw, words, ValueRange{a, b});
+    auto splat = [&](int64_t c) {
+      return constant(DenseElementsAttr::get(words, ob.getI16IntegerAttr(c)));
+    };
+    if (tail.halved) {
+      w = LLVM::SAddSat::create(ob, loc, w,
+                                zpWords ? zpWords : splat(1 + 2 * tail.zp.c));
+      return arith::ShRSIOp::create(ob, loc, w, splat(1));
+    }
     if (zpWords)
       return LLVM::SAddSat::create(ob, loc, w, zpWords);
     if (!tail.zp.c || tail.productAddend)
       return w;
-    Value zp = arith::ConstantOp::create(
-        ob, loc,
-        DenseElementsAttr::get(words, ob.getI16IntegerAttr(tail.zp.c)));
-    return LLVM::SAddSat::create(ob, loc, w, zp);
+    return LLVM::SAddSat::create(ob, loc, w, splat(tail.zp.c));
   }
 
   /// A tail's per-channel zero points and bounds in the layout of the
@@ -1454,8 +1498,17 @@ struct KernelBuilder {
       return intrinsic(ob, pack8, bytes, halves);
     };
     PackedTail packed;
-    if (!tail.zp.isConstant())
+    if (!tail.zp.isConstant()) {
       packed.zpWords = pairs(tail.zp);
+      // A halved tail adds 1 + 2 zp (|zp| <= 8191: no overflow).
+      if (tail.halved) {
+        Value one = constant(
+            DenseElementsAttr::get(words, ob.getI16IntegerAttr(1)));
+        for (Value &w : packed.zpWords)
+          w = arith::AddIOp::create(
+              ob, loc, arith::ShLIOp::create(ob, loc, w, one), one);
+      }
+    }
     packed.loBytes = asBytes(tail.lo);
     packed.hiBytes = asBytes(tail.hi);
     return packed;
@@ -1602,10 +1655,12 @@ struct KernelBuilder {
   /// Applies the epilogue function to the accumulator vector `acc` of the
   /// output channels whose per-channel constants are `constants`
   /// (loadChannelConstants): its operations, on vectors of `lanes`
-  /// elements; with `stopAt`, only up to that template value (the start of
-  /// a narrowing tail that packBytes replaces), which it returns.
+  /// elements; with `stop`, only up to the template value stop->y (the
+  /// start of a narrowing tail that packBytes replaces), which it returns
+  /// as the tail asks (NarrowingTail::productAddend, halved).
   Value applyEpilogue(OpBuilder &ob, Value acc, ArrayRef<Value> constants,
-                      Value stopAt = Value(), int64_t stopAddend = 0) {
+                      const NarrowingTail *stop = nullptr) {
+    Value stopAt = stop ? stop->y : Value();
     int64_t lanes = s.lanes();
     Block &body = epilogue.getBody().front();
     IRMapping mapping;
@@ -1657,9 +1712,12 @@ struct KernelBuilder {
                                     mapping.lookup(it->second.second)));
         continue;
       }
-      // The product that computes stopAt may add `stopAddend` to its
-      // result through its rounding term (NarrowingTail::productAddend).
-      int64_t addend = op.getResult(0) == stopAt ? stopAddend : 0;
+      // The product that computes stopAt may add the tail's zero point to
+      // its result through its rounding term (NarrowingTail::productAddend)
+      // or leave its last halving to the packs (NarrowingTail::halved).
+      bool computesStop = stop && op.getResult(0) == stopAt;
+      int64_t addend = computesStop ? stop->productAddend : 0;
+      bool halved = computesStop && stop->halved;
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
         mapping.map(
@@ -1691,8 +1749,10 @@ struct KernelBuilder {
           least = *common;
         }
         mapping.map(op.getResult(0),
-                    roundedProduct(ob, a, mapping.lookup(r.b), shift,
-                                   constantShift, least, addend));
+                    halved ? halvedProduct(ob, a, mapping.lookup(r.b), shift,
+                                           constantShift)
+                           : roundedProduct(ob, a, mapping.lookup(r.b), shift,
+                                            constantShift, least, addend));
         continue;
       }
       // Lookup tables: the template was bufferized with the rest of the
@@ -1980,30 +2040,72 @@ struct KernelBuilder {
     return {std::max<int64_t>(0, lo), std::min<int64_t>(31, hi)};
   }
 
-  /// The i32 lanes (s >> (31 + r)) of the even-lane sums `evenSum` and the
-  /// odd-lane sums `oddSum` (64-bit lanes) with right shifts r >= 1 (i32
-  /// lanes `shift`, or `constantShift`): the high halves hold s >> 32, so
-  /// one blend of them (the even sums' moved down) and one i32 shift right
-  /// by r - 1 give all lanes (see blendsHighHalves).
+  /// The i32 lanes (s >> (32 - less + r)) of the even-lane sums `evenSum`
+  /// and the odd-lane sums `oddSum` (64-bit lanes) with right shifts r >=
+  /// less (i32 lanes `shift`, or `constantShift`): the high halves hold s
+  /// >> 32, so one blend of them (the even sums' moved down) and one i32
+  /// shift right by r - less give all lanes (see blendsHighHalves; less is
+  /// 1 for roundedProduct's sums, 2 for halvedProduct's products).
   Value shiftedHighHalves(OpBuilder &ob, Value evenSum, Value oddSum,
-                          Value shift, int64_t constantShift) {
+                          Value shift, int64_t constantShift,
+                          int64_t less = 1) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     Value evenHigh = arith::ShRUIOp::create(ob, loc, evenSum, pairSplat(32));
     Value high = blendEvenOdd(ob, wideType, evenHigh, oddSum);
-    Value amount;
+    if (!shift && constantShift == less)
+      return high;
+    return arith::ShRSIOp::create(ob, loc, high,
+                                  lessShift(ob, shift, constantShift, less));
+  }
+
+  /// The i32 lanes r - less of the right shifts r (i32 lanes `shift`, made
+  /// once per channel block, or the splat of `constantShift` - less).
+  Value lessShift(OpBuilder &ob, Value shift, int64_t constantShift,
+                  int64_t less) {
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto splat = [&](int64_t c) {
+      return constant(DenseElementsAttr::get(wideType, ob.getI32IntegerAttr(c)));
+    };
+    if (!shift)
+      return splat(constantShift - less);
+    return derived(shift, less == 1 ? "minus1" : "minus2",
+                   [&](OpBuilder &db) -> Value {
+                     return arith::SubIOp::create(db, loc, shift, splat(less));
+                   });
+  }
+
+  /// A halved tail's product (see halvedTail): (a * b) >> (30 + r) per lane
+  /// of the i32 vectors a and b with right shifts r >= 2 (i32 lanes
+  /// `shift`, or `constantShift`), without rounding. The even lanes'
+  /// products shift right by 30 + r as 64-bit lanes, which leaves the
+  /// result in their low halves; the odd lanes' high halves (the product
+  /// >> 32) shift right by r - 2 as i32 lanes, the select of the odd lanes
+  /// a masked shift (AVX512). AVX2 blends the high halves first
+  /// (shiftedHighHalves).
+  Value halvedProduct(OpBuilder &ob, Value a, Value b, Value shift,
+                      int64_t constantShift) {
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto [even, odd] = evenOddProducts(ob, a, b);
+    if (blendsHighHalves())
+      return shiftedHighHalves(ob, even, odd, shift, constantShift, 2);
+    Value evenTotal;
     if (shift) {
-      amount = derived(shift, "minus1", [&](OpBuilder &db) -> Value {
-        return arith::SubIOp::create(
-            db, loc, shift,
-            constant(DenseElementsAttr::get(wideType, db.getI32IntegerAttr(1))));
+      Value q = asPairs(ob, shift);
+      Value low = derived(q, "low32", [&](OpBuilder &db) -> Value {
+        return arith::AndIOp::create(db, loc, q, pairSplat(0xffffffffLL));
+      });
+      evenTotal = derived(low, "plus30", [&](OpBuilder &db) -> Value {
+        return arith::AddIOp::create(db, loc, low, pairSplat(30));
       });
     } else {
-      if (constantShift == 1)
-        return high;
-      amount = constant(DenseElementsAttr::get(
-          wideType, ob.getI32IntegerAttr(constantShift - 1)));
+      evenTotal = pairSplat(30 + constantShift);
     }
-    return arith::ShRSIOp::create(ob, loc, high, amount);
+    Value evenResult = arith::ShRSIOp::create(ob, loc, even, evenTotal);
+    Value oddHigh = vector::BitCastOp::create(ob, loc, wideType, odd);
+    if (shift || constantShift != 2)
+      oddHigh = arith::ShRSIOp::create(
+          ob, loc, oddHigh, lessShift(ob, shift, constantShift, 2));
+    return blendEvenOdd(ob, wideType, evenResult, oddHigh);
   }
 
   /// Whether rounded products with r >= 1 take shiftedHighHalves: for
@@ -2826,8 +2928,7 @@ struct KernelBuilder {
       SmallVector<Value> vals;
       for (int64_t j = 0; j < nr; ++j)
         vals.push_back(
-            applyEpilogue(bb, pixelAccs[j], constants.blocks[j], tail->y,
-                          tail->productAddend));
+            applyEpilogue(bb, pixelAccs[j], constants.blocks[j], &*tail));
       const PackedTail *perChannel =
           constants.tail ? &*constants.tail : nullptr;
       if (lanes == 8) {
@@ -3256,8 +3357,7 @@ struct KernelBuilder {
                       SmallVector<Value> vals;
                       for (int64_t r = g; r < g + count; ++r)
                         vals.push_back(
-                            applyEpilogue(bb, accs[r], constants, tail->y,
-                                          tail->productAddend));
+                            applyEpilogue(bb, accs[r], constants, &*tail));
                       if (count == 1)
                         vals.push_back(vals.front());
                       // Opaque: LLVM would otherwise fold the vpermd

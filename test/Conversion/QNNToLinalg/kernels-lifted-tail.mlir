@@ -6,7 +6,7 @@
 // narrowing exact for every layer (|zp| <= 32512, each layer's
 // [lo + zp, hi + zp] within the signed byte range) and packs the lifted
 // vectors as it packs the outputs: the zero points as the words of each
-// vpackssdw pair (a saturating add), the bounds as bytes (a byte max and
+// vpackssdw pair (a saturating add; 1 + 2 zp for a halved tail), the bounds as bytes (a byte max and
 // min), once per channel group. Without the ranges each vector took an i32
 // clamp and its own narrowing store.
 // RUN: python3 %S/../../Execution/Inputs/lifted_tail.py 16 64 1 2 3 > %t.mlir
@@ -41,11 +41,19 @@
 // CHECK: %[[Z3:.*]] = vector.load %[[ZPS]][
 // CHECK: %[[ZW0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%[[Z0]], %[[Z1]])
 // CHECK: %[[ZW1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%[[Z2]], %[[Z3]])
+// The tail is halved (ConvKernels.cpp, halvedTail: every shift >= 2, |zp|
+// <= 8191): the words add 1 + 2 zp and shift right by 1.
+// CHECK: %[[ZD0:.*]] = arith.shli %[[ZW0]], %[[ONE:.*]] : vector<32xi16>
+// CHECK-NEXT: %[[ZH0:.*]] = arith.addi %[[ZD0]], %[[ONE]] : vector<32xi16>
+// CHECK-NEXT: %[[ZD1:.*]] = arith.shli %[[ZW1]], %[[ONE]] : vector<32xi16>
+// CHECK-NEXT: %[[ZH1:.*]] = arith.addi %[[ZD1]], %[[ONE]] : vector<32xi16>
 // CHECK: %[[LOB:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // CHECK: %[[HIB:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // CHECK-NOT: arith.maxsi {{.*}} : vector<16xi32>
-// CHECK: llvm.intr.sadd.sat(%{{.*}}, %[[ZW0]])
-// CHECK: llvm.intr.sadd.sat(%{{.*}}, %[[ZW1]])
+// CHECK: %[[S0:.*]] = llvm.intr.sadd.sat(%{{.*}}, %[[ZH0]])
+// CHECK-NEXT: arith.shrsi %[[S0]], %[[ONE]] : vector<32xi16>
+// CHECK: %[[S1:.*]] = llvm.intr.sadd.sat(%{{.*}}, %[[ZH1]])
+// CHECK-NEXT: arith.shrsi %[[S1]], %[[ONE]] : vector<32xi16>
 // CHECK: %[[B:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // CHECK: %[[MX:.*]] = arith.maxsi %[[B]], %[[LOB]] : vector<64xi8>
 // CHECK: arith.minsi %[[MX]], %[[HIB]] : vector<64xi8>
@@ -53,9 +61,12 @@
 
 // INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_3_16_
 // INT16: %[[ZW:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packssdw"
+// INT16-NEXT: %[[ZD:.*]] = arith.shli %[[ZW]], %[[ONE:.*]] : vector<16xi16>
+// INT16-NEXT: %[[ZH:.*]] = arith.addi %[[ZD]], %[[ONE]] : vector<16xi16>
 // INT16: %[[LOB:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packsswb"
 // INT16: %[[HIB:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packsswb"
-// INT16: llvm.intr.sadd.sat(%{{.*}}, %[[ZW]])
+// INT16: %[[S:.*]] = llvm.intr.sadd.sat(%{{.*}}, %[[ZH]])
+// INT16-NEXT: arith.shrsi %[[S]], %[[ONE]] : vector<16xi16>
 // INT16: %[[B:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packsswb"
 // INT16: %[[MX:.*]] = arith.maxsi %[[B]], %[[LOB]] : vector<32xi8>
 // INT16: arith.minsi %[[MX]], %[[HIB]] : vector<32xi8>

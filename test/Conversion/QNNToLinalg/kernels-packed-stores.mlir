@@ -56,3 +56,50 @@ func.func @shift0(%x: tensor<1x2x4x16xi8>) -> tensor<1x2x4x64xi8> {
   %y = qnn.requantize %c {input_scale = array<f64: 0.03>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32} : tensor<1x2x4x64xi32> -> tensor<1x2x4x64xi8>
   return %y : tensor<1x2x4x64xi8>
 }
+
+// TFLite's single rounding with right shift 3 (0.005 / 0.05 = 0.1): the
+// tail is halved (ConvKernels.cpp, halvedTail). The product leaves t = (a
+// * m) >> (30 + 3) without a rounding term: the even lanes by one 64-bit
+// shift by 33, the odd lanes' high halves by an i32 shift by 1 into the
+// odd lanes (a select: a masked shift). The word pack adds 1 + 2 * 3 = 7
+// with saturation and shifts right by 1.
+// PACKED-LABEL: llvm.func @__qnn_kernel_vnni_1_2_6_16_
+// PACKED-DAG: %[[S33:.*]] = llvm.mlir.constant(dense<33> : vector<8xi64>)
+// PACKED-DAG: %[[ONE32:.*]] = llvm.mlir.constant(dense<1> : vector<16xi32>)
+// PACKED-DAG: %[[ZP7:.*]] = llvm.mlir.constant(dense<7> : vector<32xi16>)
+// PACKED-DAG: %[[ONE16:.*]] = llvm.mlir.constant(dense<1> : vector<32xi16>)
+// PACKED-NOT: llvm.add {{.*}} : vector<8xi64>
+// PACKED: %[[PE:.*]] = llvm.mul {{.*}} : vector<8xi64>
+// PACKED-NEXT: %[[PO:.*]] = llvm.mul {{.*}} : vector<8xi64>
+// PACKED-NEXT: %[[E:.*]] = llvm.ashr %[[PE]], %[[S33]] : vector<8xi64>
+// PACKED-NEXT: %[[OB:.*]] = llvm.bitcast %[[PO]] : vector<8xi64> to vector<16xi32>
+// PACKED-NEXT: %[[O:.*]] = llvm.ashr %[[OB]], %[[ONE32]] : vector<16xi32>
+// PACKED-NEXT: %[[EB:.*]] = llvm.bitcast %[[E]] : vector<8xi64> to vector<16xi32>
+// PACKED-NEXT: llvm.select %{{.*}}, %[[EB]], %[[O]] : vector<16xi1>, vector<16xi32>
+// PACKED: %[[W:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// PACKED-NEXT: %[[S:.*]] = llvm.intr.sadd.sat(%[[W]], %[[ZP7]])
+// PACKED-NEXT: llvm.ashr %[[S]], %[[ONE16]] : vector<32xi16>
+// PACKED: llvm.return
+func.func @single_shift3(%x: tensor<1x2x6x16xi8>) -> tensor<1x2x6x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x16xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x6x16xi8>, tensor<64x1x1x16xi8>) -> tensor<1x2x6x64xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x2x6x64xi32> -> tensor<1x2x6x64xi8>
+  return %y : tensor<1x2x6x64xi8>
+}
+
+// Single rounding with right shift 1 (0.015 / 0.05 = 0.3): not halved (t
+// would need bits below the high halves); the zero point joins the
+// rounding term instead ((1 + 2 * 3) * 2^30 << 1), no saturating add.
+// PACKED-LABEL: llvm.func @__qnn_kernel_vnni_1_2_5_16_
+// PACKED: llvm.mlir.constant(dense<15032385536> : vector<8xi64>)
+// PACKED: llvm.add {{.*}} : vector<8xi64>
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// PACKED-NOT: llvm.intr.sadd.sat
+// PACKED: llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
+// PACKED: llvm.return
+func.func @single_shift1(%x: tensor<1x2x5x16xi8>) -> tensor<1x2x5x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x16xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x5x16xi8>, tensor<64x1x1x16xi8>) -> tensor<1x2x5x64xi32>
+  %y = qnn.requantize %c {input_scale = array<f64: 0.015>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x2x5x64xi32> -> tensor<1x2x5x64xi8>
+  return %y : tensor<1x2x5x64xi8>
+}

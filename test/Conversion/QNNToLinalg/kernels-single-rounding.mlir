@@ -60,20 +60,26 @@
 // INT16: llvm.mul {{.*}} : vector<4xi64>
 // INT16-NOT: vector<8xi64>
 // INT16: llvm.return
-// Per-lane shifts r, all >= 3 here (the argument's ranges): the high halves
-// of the rounded sums in one blend, shifted right by r - 1 (derived once per
-// channel block) as i32 lanes, with no 64-bit shift by r.
+// Per-lane shifts r, all >= 3 here (the argument's ranges), and a packed
+// narrowing (two channel blocks): the tail is halved (ConvKernels.cpp,
+// halvedTail). The high halves of the products, with no rounding terms,
+// in one blend, shifted right by r - 2 (derived once per channel block) as
+// i32 lanes, give t = (a * m) >> (30 + r); the packs add 1 + 2 zp = 7 to
+// its words with saturation and shift them right by 1.
 // INT16-LABEL: llvm.func @__qnn_kernel_int16_1_1_2_1024_
-// INT16: %[[M1:.*]] = llvm.sub %{{.*}}, %{{.*}} : vector<8xi32>
+// INT16-DAG: %[[ZP:.*]] = llvm.mlir.constant(dense<7> : vector<16xi16>)
+// INT16-DAG: %[[ONE:.*]] = llvm.mlir.constant(dense<1> : vector<16xi16>)
+// INT16: %[[M2:.*]] = llvm.sub %{{.*}}, %{{.*}} : vector<8xi32>
 // INT16: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
-// INT16-NEXT: llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
-// INT16-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<4xi64>
-// INT16-NEXT: llvm.add %{{.*}}, %{{.*}} : vector<4xi64>
-// INT16-NEXT: %[[E:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
+// INT16-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16-NEXT: %[[E:.*]] = llvm.lshr %[[PE]], %{{.*}} : vector<4xi64>
 // INT16-NEXT: %[[EB:.*]] = llvm.bitcast %[[E]] : vector<4xi64> to vector<8xi32>
-// INT16-NEXT: %[[OB:.*]] = llvm.bitcast %{{.*}} : vector<4xi64> to vector<8xi32>
+// INT16-NEXT: %[[OB:.*]] = llvm.bitcast %[[PO]] : vector<4xi64> to vector<8xi32>
 // INT16-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[EB]], %[[OB]] : vector<8xi1>, vector<8xi32>
-// INT16-NEXT: llvm.ashr %[[B]], %[[M1]] : vector<8xi32>
+// INT16-NEXT: llvm.ashr %[[B]], %[[M2]] : vector<8xi32>
+// INT16: %[[W:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packssdw"
+// INT16-NEXT: %[[S:.*]] = llvm.intr.sadd.sat(%[[W]], %[[ZP]])
+// INT16-NEXT: llvm.ashr %[[S]], %[[ONE]] : vector<16xi16>
 // INT16: llvm.return
 func.func @single_rounding(%x: tensor<1x4x8x8xi8>) -> tensor<1x4x8x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>

@@ -603,14 +603,18 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
 
 
 def case_random_conv(seed, wide=False, rule="tflite", packed=False,
-                     small_c=False, nchw=False):
+                     small_c=False, nchw=False, halved=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
     weight zero point or i8 per-channel, + bias, requantize with a fused
     clamp range. The same seed gives the same case. With `nchw`, the
     function takes the input as NCHW and transposes it to NHWC first
-    (tosa.transpose, as PyTorch-like models begin)."""
+    (tosa.transpose, as PyTorch-like models begin). With `halved`, packed
+    single-rounding layers whose right shifts are 2 or 3 (the kernels'
+    halved tails, ConvKernels.cpp halvedTail): inputs near the zero point,
+    at random or all at one end of the range (accumulators that saturate
+    16 bits), output zero points at the ends of the range."""
     rng = Rng(1000003 * seed + 17)
     for _ in range(seed % 5):
         rng.next()
@@ -665,13 +669,42 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
         w = rng.ints(O * kh * kw * cg, -127, 127)
         izp, wzp = -128 + rng.next() % 256, 0
         w_scales = [f32(0.001 * (1 + rng.next() % 7)) for _ in range(O)]
+    if halved:
+        # in_scale * w_scale / out_scale in [1/16, 1/4): shifts 2 and 3
+        # (per tensor: 3/16, shift 2).
+        if t == "ui8":
+            w_scales = [f32(0.375)]
+        else:
+            w_scales = [f32(0.125 + 0.375 * (rng.next() % 1000) / 1000.0)
+                        for _ in range(O)]
+        # The mode of each band of 3 rows (a 3x3 window then often sees
+        # one mode only).
+        for p in range(H * W):
+            mode = [0, 0, 1, 2, 3][(p // W // 3 + seed) % 5]
+            for c in range(C):
+                if mode == 0:
+                    v = izp
+                elif mode == 1:
+                    v = izp - 1 + rng.next() % 3
+                elif mode == 2:
+                    v = lo + rng.next() % (hi - lo + 1)
+                else:
+                    v = hi if (p + seed) % 2 else lo
+                x[p * C + c] = max(lo, min(hi, v))
     acc, oshape = conv2d(x, xs, w, wsh, izp, wzp, [sh, sw], pads, dil, groups,
                          "NHWC", klayout)
     bias = rng.ints(O, -3000, 3000)
     in_scale, out_scale = f32(0.02), f32(0.05 + 0.01 * (rng.next() % 10))
+    if halved:
+        in_scale, out_scale = f32(0.5), f32(1.0)
+        bias = [b // 30 for b in bias]
     prods = [in_scale * w_scales[i % len(w_scales)] for i in range(O)]
     out_zp = lo + rng.next() % 200
     clamp_lo, clamp_hi = lo + rng.next() % 30, hi - rng.next() % 30
+    if halved:
+        out_zp = [lo, hi, out_zp][seed % 3]
+        if seed % 2:
+            clamp_lo, clamp_hi = lo, hi
     res = [max(clamp_lo, min(clamp_hi, requantize(wrap32(a + bias[i % O]),
                                                     prods[i % O], 0, out_scale,
                                                     out_zp, t, rule)))
@@ -833,6 +866,9 @@ for _seed in range(1, 25):
         lambda s: lambda: case_random_conv(s, small_c=True))(_seed)
     CASES["random_conv_small_c_nchw_%d" % _seed] = (
         lambda s: lambda: case_random_conv(s, small_c=True, nchw=True))(_seed)
+    CASES["random_conv_halved_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(
+            s, wide=True, packed=True, rule="tflite_single", halved=True))(_seed)
     CASES["random_conv_packed_%d" % _seed] = (
         lambda s: lambda: case_random_conv(
             s, wide=True, packed=True,
