@@ -88,6 +88,21 @@ other=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
       --benchmark_filter=oneDNN --benchmark_repetitions=5 --benchmark_min_time=0.2 \
       --benchmark_report_aggregates_only=true 2>&1 | grep -E "median"
   done
+  # The 27-layer sequence against oneDNN limited to VNNI, back to back in
+  # rounds (a shared host's load drifts between the sections above).
+  for round in 1 2 3; do
+    echo "== sequence, round $round"
+    for threads in 1 2; do
+      cpus=2; v=t1; [ "$threads" = 2 ] && { cpus=2,$other; v=omp; }
+      echo "qnn-mlir/mobilenet_v1_convs.avx512-vnni.$v $(OMP_NUM_THREADS=2 taskset -c $cpus \
+        qnn/mobilenet_v1_convs.avx512-vnni.$v.exe qnn/mobilenet_v1_convs.in.bin /tmp/o.bin 500)"
+      LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
+        ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI taskset -c $cpus ./peers \
+        --benchmark_filter='oneDNN/mobilenet_v1_convs/' --benchmark_repetitions=5 \
+        --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true 2>&1 |
+        grep median | sed "s/^/VNNI, $threads thread(s): /"
+    done
+  done
 } > "$out" 2>&1
 RUN
 chmod +x "$OUTDIR/run.sh"
