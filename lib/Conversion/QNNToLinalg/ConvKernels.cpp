@@ -2068,10 +2068,11 @@ struct KernelBuilder {
     };
     if (!shift)
       return splat(constantShift - less);
-    return derived(shift, less == 1 ? "minus1" : "minus2",
-                   [&](OpBuilder &db) -> Value {
-                     return arith::SubIOp::create(db, loc, shift, splat(less));
-                   });
+    StringLiteral tag =
+        less == 1 ? StringLiteral("minus1") : StringLiteral("minus2");
+    return derived(shift, tag, [&](OpBuilder &db) -> Value {
+      return arith::SubIOp::create(db, loc, shift, splat(less));
+    });
   }
 
   /// A halved tail's product (see halvedTail): (a * b) >> (30 + r) per lane
