@@ -1355,14 +1355,17 @@ struct KernelBuilder {
   /// 64-bit rounding add: the even lanes' 64-bit shift leaves it in their
   /// low halves, and the odd lanes' high halves (a * m >> 32) shifted by r
   /// - 2 as i32 lanes give it in place, a masked shift instead of a blend.
-  /// Per 16 outputs (AVX512): 5 instructions beside the two vpmuldq and a
-  /// pack instead of 8 (two rounding adds, two shifts, a blend); on a core
-  /// whose 512-bit integer instructions share vpdpbusd's two ports (Intel
-  /// Sapphire Rapids), that is what a pointwise layer with K = 32 waits
-  /// for. Exact: |a * m| < 2^62, so |t| <= 2^30 fits in i32; packssdw
-  /// saturates t to i16, and with |zp| <= 8191 a value that saturates
-  /// there, or in the add, gives a word (t + 1 + 2 zp) >> 1 beyond every
-  /// 8-bit bound, as the exact y + zp is. AVX2 (the 8-lane flavors), which
+  /// Per 16 outputs (AVX512) the epilogue issues 7 vector instructions
+  /// instead of 9: beside the two vpmuldq, the odd accumulators' vpsrlq and
+  /// the packs, a vpsraq, a masked vpsrad and half a vpaddsw and a vpsraw,
+  /// where there were two rounding vpaddq, two vpsraq and a blend. On a
+  /// core whose 512-bit integer instructions share vpdpbusd's two ports
+  /// (Intel Sapphire Rapids), that is what a pointwise layer with K = 32
+  /// waits for. Exact: |a * m| < 2^62, so |t| <= 2^30 fits in i32; packssdw
+  /// saturates t to i16, and with |zp| <= 8191 (tighter than the 32512 of
+  /// the other tails) a value that saturates there, or in the add, gives a
+  /// word (t + 1 + 2 zp) >> 1 beyond every 8-bit bound, as the exact y + zp
+  /// is. AVX2 (the 8-lane flavors), which
   /// lacks the 64-bit arithmetic shift, blends the high halves and shifts
   /// all lanes by r - 2 (shiftedHighHalves).
   bool halvedTail(const NarrowingTail &t) {
@@ -2091,10 +2094,7 @@ struct KernelBuilder {
       return shiftedHighHalves(ob, even, odd, shift, constantShift, 2);
     Value evenTotal;
     if (shift) {
-      Value q = asPairs(ob, shift);
-      Value low = derived(q, "low32", [&](OpBuilder &db) -> Value {
-        return arith::AndIOp::create(db, loc, q, pairSplat(0xffffffffLL));
-      });
+      Value low = evenShifts(ob, shift);
       evenTotal = derived(low, "plus30", [&](OpBuilder &db) -> Value {
         return arith::AddIOp::create(db, loc, low, pairSplat(30));
       });
@@ -2184,13 +2184,20 @@ struct KernelBuilder {
       return {c, c};
     }
     Value q = asPairs(ob, shift);
-    Value even = derived(q, "low32", [&](OpBuilder &db) -> Value {
-      return arith::AndIOp::create(db, loc, q, pairSplat(0xffffffffLL));
-    });
     Value odd = derived(q, "high32u", [&](OpBuilder &db) -> Value {
       return arith::ShRUIOp::create(db, loc, q, pairSplat(32));
     });
-    return {even, odd};
+    return {evenShifts(ob, shift), odd};
+  }
+
+  /// The even i32 lanes' shifts of evenOddShifts (i32 lanes `shift`, per
+  /// channel): the low halves of its 64-bit lanes, made once per channel
+  /// block.
+  Value evenShifts(OpBuilder &ob, Value shift) {
+    Value q = asPairs(ob, shift);
+    return derived(q, "low32", [&](OpBuilder &db) -> Value {
+      return arith::AndIOp::create(db, loc, q, pairSplat(0xffffffffLL));
+    });
   }
 
   /// The double-rounding multiply of matchDoubleRoundedProduct per lane of

@@ -603,7 +603,7 @@ def case_pointwise(t, H, W, C, O, izp, klayout="OHWI", rule="tflite"):
 
 
 def case_random_conv(seed, wide=False, rule="tflite", packed=False,
-                     small_c=False, nchw=False, halved=False):
+                     small_c=False, nchw=False, halved=False, spread=False):
     """A convolution with random shape and parameters (NHWC): kernel 1x1,
     3x3, 5x5 or 1x3, stride 1 or 2, padding, dilation, dense or depthwise
     (with a depth multiplier), odd channel counts; u8 per-tensor with a
@@ -614,12 +614,15 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     single-rounding layers whose right shifts are 2 or 3 (the kernels'
     halved tails, ConvKernels.cpp halvedTail): inputs near the zero point,
     at random or all at one end of the range (accumulators that saturate
-    16 bits), output zero points at the ends of the range."""
+    16 bits), output zero points at the ends of the range. With `spread`
+    too, i8 per-channel layers whose shifts run from 2 to 20, too far apart
+    for one common shift (ConvKernels.cpp, commonShift): per-lane 64-bit
+    and i32 shifts."""
     rng = Rng(1000003 * seed + 17)
     for _ in range(seed % 5):
         rng.next()
     pick = lambda xs: xs[rng.next() % len(xs)]
-    t = "ui8" if seed % 2 else "i8"
+    t = "ui8" if seed % 2 and not spread else "i8"
     depthwise = rng.next() % 3 == 0
     kh, kw = pick([(1, 1), (3, 3), (3, 3), (5, 5), (1, 3)])
     sh, sw = pick([(1, 1), (2, 2), (2, 1)])
@@ -674,6 +677,12 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
         # (per tensor: 3/16, shift 2).
         if t == "ui8":
             w_scales = [f32(0.375)]
+        elif spread:
+            # in_scale * w_scale / out_scale in [2^-(r+1), 2^-r), r in
+            # [2, 20]; channels 0 and 1 take the ends.
+            shifts = [2, 20] + [2 + rng.next() % 19 for _ in range(O - 2)]
+            w_scales = [f32(2.0 ** -r * (1 + (rng.next() % 1000) / 1000.0))
+                        for r in shifts[:O]]
         else:
             w_scales = [f32(0.125 + 0.375 * (rng.next() % 1000) / 1000.0)
                         for _ in range(O)]
@@ -869,6 +878,10 @@ for _seed in range(1, 25):
     CASES["random_conv_halved_%d" % _seed] = (
         lambda s: lambda: case_random_conv(
             s, wide=True, packed=True, rule="tflite_single", halved=True))(_seed)
+    CASES["random_conv_halved_spread_%d" % _seed] = (
+        lambda s: lambda: case_random_conv(
+            s, wide=True, packed=True, rule="tflite_single", halved=True,
+            spread=True))(_seed)
     CASES["random_conv_packed_%d" % _seed] = (
         lambda s: lambda: case_random_conv(
             s, wide=True, packed=True,
