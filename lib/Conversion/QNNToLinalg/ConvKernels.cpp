@@ -1083,6 +1083,16 @@ struct KernelBuilder {
       return t;
     }
   };
+  /// A matched single-rounding multiply: factors a and b (i32 values or an
+  /// i64 constant in the i32 range), the right shift r (an i32 value, or
+  /// `constantShift` when `shift` is null), and the template operations it
+  /// replaces.
+  struct RoundedProduct {
+    Value a, b, shift;
+    int64_t constantShift = 0;
+    SmallVector<Operation *> ops;
+  };
+
   /// The end of an epilogue that narrows its i32 value y to 8 bits:
   /// trunc(clamp(y + zp, lo, hi)) with terms zp, lo and hi (constants, or
   /// the per-channel arguments of a shared kernel), as the requantize
@@ -1340,15 +1350,22 @@ struct KernelBuilder {
     }
     if (!t.y.getType().isInteger(32))
       return std::nullopt;
-    if (halvedTail(t))
-      t.halved = true;
-    else if (zeroPointInProduct(t))
-      t.productAddend = t.zp.c;
+    // The rounded product computing y may take over part of the tail.
+    if (Operation *def = t.y.getDefiningOp()) {
+      std::optional<RoundedProduct> single = matchRoundedProduct(*def);
+      std::optional<RoundedProduct> r =
+          single ? single : matchDoubleRoundedProduct(*def);
+      if (single && halvedTail(t, *single))
+        t.halved = true;
+      else if (r && zeroPointInProduct(t, *r))
+        t.productAddend = t.zp.c;
+    }
     return t;
   }
 
-  /// Whether the single-rounding product computing y (matchRoundedProduct,
-  /// every right shift r >= 2) can leave its rounding to the packs: with t
+  /// Whether `r`, the single-rounding product computing y
+  /// (matchRoundedProduct), with every right shift r >= 2, can leave its
+  /// rounding to the packs: with t
   /// = (a * m) >> (30 + r) (floor), y = (a * m + 2^(30+r)) >> (31+r) =
   /// (t + 1) >> 1, so y + zp = (t + 1 + 2 zp) >> 1, one saturating add and
   /// one shift of 16-bit words after vpackssdw (32 lanes each). t needs no
@@ -1368,21 +1385,18 @@ struct KernelBuilder {
   /// is. AVX2 (the 8-lane flavors), which
   /// lacks the 64-bit arithmetic shift, blends the high halves and shifts
   /// all lanes by r - 2 (shiftedHighHalves).
-  bool halvedTail(const NarrowingTail &t) {
-    if (s.lanes() != 16 && !blendsHighHalves())
-      return false;
-    Operation *def = t.y.getDefiningOp();
-    if (!def)
-      return false;
-    std::optional<RoundedProduct> r = matchRoundedProduct(*def);
-    if (!r || shiftRange(*r).first < 2)
+  bool halvedTail(const NarrowingTail &t, const RoundedProduct &r) {
+    // (narrowingTail: 16 lanes, or the Int16 flavor.)
+    assert((s.lanes() == 16 || blendsHighHalves()) &&
+           "halved products need vpsraq or the AVX2 blend");
+    if (shiftRange(r).first < 2)
       return false;
     auto [lo, hi] = termHull(t.zp);
     return std::max(-lo, hi) <= 8191;
   }
 
   /// Whether the tail's constant zero point can join the rounding term of
-  /// the rounded product that computes y (matchRoundedProduct or
+  /// `r`, the rounded product that computes y (matchRoundedProduct or
   /// matchDoubleRoundedProduct): y + zp = (P + R + zp * 2^(31+r)) >>
   /// (31+r), the same integer, so that the packs need no saturating add of
   /// the zero point (vpaddsw, which on Zen 4 takes a multiply pipe, as
@@ -1393,16 +1407,10 @@ struct KernelBuilder {
   /// fits in i32 as the template's addi computed it (and the saturating
   /// add saturated nothing: packssdw then saturates y + zp as it saturated
   /// y before, |zp| <= 32512).
-  bool zeroPointInProduct(const NarrowingTail &t) {
-    Operation *def = t.y.getDefiningOp();
-    if (!t.zp.isConstant() || t.zp.c == 0 || !def)
+  bool zeroPointInProduct(const NarrowingTail &t, const RoundedProduct &r) {
+    if (!t.zp.isConstant() || t.zp.c == 0)
       return false;
-    std::optional<RoundedProduct> r = matchRoundedProduct(*def);
-    if (!r)
-      r = matchDoubleRoundedProduct(*def);
-    if (!r)
-      return false;
-    auto [lo, hi] = shiftRange(*r);
+    auto [lo, hi] = shiftRange(r);
     return lo >= 1 && hi <= 15;
   }
 
@@ -1854,16 +1862,6 @@ struct KernelBuilder {
     return std::make_pair(lhs, rhs);
   }
 
-  /// A matched single-rounding multiply: factors a and b (i32 values or an
-  /// i64 constant in the i32 range), the right shift r (an i32 value, or
-  /// `constantShift` when `shift` is null), and the template operations it
-  /// replaces.
-  struct RoundedProduct {
-    Value a, b, shift;
-    int64_t constantShift = 0;
-    SmallVector<Operation *> ops;
-  };
-
   /// Matches trunci(minsi(maxsi(shrsi(addi(P, shli(1, subi(T, 1))), T),
   /// INT32_MIN), INT32_MAX)) with P = muli(sext a, b) and T = addi(sext r,
   /// 31) or a constant >= 31, intermediates used only inside the pattern
@@ -2055,27 +2053,30 @@ struct KernelBuilder {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     Value evenHigh = arith::ShRUIOp::create(ob, loc, evenSum, pairSplat(32));
     Value high = blendEvenOdd(ob, wideType, evenHigh, oddSum);
-    if (!shift && constantShift == less)
-      return high;
-    return arith::ShRSIOp::create(ob, loc, high,
-                                  lessShift(ob, shift, constantShift, less));
+    return shiftRightLess(ob, high, shift, constantShift, less);
   }
 
-  /// The i32 lanes r - less of the right shifts r (i32 lanes `shift`, made
-  /// once per channel block, or the splat of `constantShift` - less).
-  Value lessShift(OpBuilder &ob, Value shift, int64_t constantShift,
-                  int64_t less) {
+  /// The i32 lanes of `v` shifted right by r - less, the right shifts r
+  /// being the i32 lanes `shift` (r - less made once per channel block) or
+  /// `constantShift` (no shift when it is `less`).
+  Value shiftRightLess(OpBuilder &ob, Value v, Value shift,
+                       int64_t constantShift, int64_t less) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     auto splat = [&](int64_t c) {
       return constant(DenseElementsAttr::get(wideType, ob.getI32IntegerAttr(c)));
     };
     if (!shift)
-      return splat(constantShift - less);
+      return constantShift == less
+                 ? v
+                 : arith::ShRSIOp::create(ob, loc, v,
+                                          splat(constantShift - less))
+                       .getResult();
     StringLiteral tag =
         less == 1 ? StringLiteral("minus1") : StringLiteral("minus2");
-    return derived(shift, tag, [&](OpBuilder &db) -> Value {
+    Value amount = derived(shift, tag, [&](OpBuilder &db) -> Value {
       return arith::SubIOp::create(db, loc, shift, splat(less));
     });
+    return arith::ShRSIOp::create(ob, loc, v, amount);
   }
 
   /// A halved tail's product (see halvedTail): (a * b) >> (30 + r) per lane
@@ -2102,10 +2103,9 @@ struct KernelBuilder {
       evenTotal = pairSplat(30 + constantShift);
     }
     Value evenResult = arith::ShRSIOp::create(ob, loc, even, evenTotal);
-    Value oddHigh = vector::BitCastOp::create(ob, loc, wideType, odd);
-    if (shift || constantShift != 2)
-      oddHigh = arith::ShRSIOp::create(
-          ob, loc, oddHigh, lessShift(ob, shift, constantShift, 2));
+    Value oddHigh = shiftRightLess(
+        ob, vector::BitCastOp::create(ob, loc, wideType, odd), shift,
+        constantShift, 2);
     return blendEvenOdd(ob, wideType, evenResult, oddHigh);
   }
 
