@@ -45,11 +45,12 @@
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.load %arg2
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
-// With threads: one scf.parallel over (image, output row) whose rows
+// With threads: one scf.parallel over the output rows (and images, in a
+// batch of more than one: kernels-parallel-batch.mlir) whose rows
 // branch on being a border row (above row 0 or from row 3 on), not two
 // parallel loops (each a thread-team wake-up).
 // PAR-LABEL: func.func private @__qnn_kernel_dwvnni
-// PAR: scf.parallel (%{{.*}}, %[[ROW:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c4) step
+// PAR: scf.parallel (%[[ROW:.*]]) = (%{{.*}}) to (%c4) step
 // PAR: %[[A:.*]] = arith.cmpi ult, %[[ROW]], %c0{{.*}} : index
 // PAR: %[[B:.*]] = arith.cmpi uge, %[[ROW]], %c3{{.*}} : index
 // PAR: %[[BORDER:.*]] = arith.ori %[[A]], %[[B]] : i1

@@ -71,7 +71,7 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // KERNEL: %[[P1:.*]] = arith.muli %{{.*}}, %[[W1]] : vector<16xi32>
 // KERNEL: arith.addi %[[T0]], %[[P1]] : vector<16xi32>
 // PAR-LABEL: func.func private @__qnn_kernel_dw
-// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c5{{(_[0-9]+)?}}) step (%{{.*}}, %{{.*}})
+// PAR: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c5{{(_[0-9]+)?}}) step (%{{.*}})
 // PAR: scf.for %{{.*}} = %{{.*}} to %c4{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {
 // PAR: scf.reduce
 func.func @depthwise(%x: tensor<1x5x5x3xui8>) -> tensor<1x5x5x6xi32> {

@@ -28,7 +28,7 @@
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c12, %{{.*}}] : memref<1x1x14x640xi32>, vector<16xi32>
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_640
-// PAR: scf.parallel (%{{.*}}, %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c30) step
+// PAR: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c30) step
 // PAR: %[[T:.*]] = arith.divui %[[I]], %c10{{(_[0-9]+)?}} : index
 // PAR: %[[G:.*]] = arith.remui %[[I]], %c10{{(_[0-9]+)?}} : index
 // PAR: arith.cmpi ult, %[[T]], %c2

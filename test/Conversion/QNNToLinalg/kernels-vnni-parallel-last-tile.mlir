@@ -21,7 +21,7 @@
 // CONST: return
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni
-// CHECK: scf.parallel (%{{.*}}, %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c22) step
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c22) step
 // CHECK: %[[T:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
 // CHECK: %[[FIRST:.*]] = arith.muli %[[T]], %c6{{(_[0-9]+)?}} : index
 // CHECK-NOT: scf.if

@@ -10,7 +10,7 @@
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=SERIAL
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni
-// CHECK: scf.parallel (%{{.*}}, %[[I:.*]]) = (%{{.*}}, %{{.*}}) to (%{{.*}}, %c6) step
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c6) step
 // CHECK: %[[T:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
 // CHECK: %[[G:.*]] = arith.remui %[[I]], %c2{{(_[0-9]+)?}} : index
 // CHECK: %[[FULL:.*]] = arith.cmpi ult, %[[T]], %c2{{(_[0-9]+)?}} : index

@@ -71,7 +71,7 @@
 // SMALL: scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
-// PAR: scf.parallel (%{{.*}}, %[[S:.*]]) = (%c0, %c0) to (%c1, %c16) step (%c1, %c1) {
+// PAR: scf.parallel (%[[S:.*]]) = (%c0) to (%c16) step (%c1) {
 // PAR: %[[BEGIN1:.*]] = arith.muli %[[S]], %c22
 // PAR: %[[BEGIN:.*]] = arith.divui %[[BEGIN1]], %c16
 // PAR: %[[S1:.*]] = arith.addi %[[S]], %c1
@@ -113,7 +113,7 @@ func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
 // CHECK-NOT: llvm.x86.avx512.vpdpbusd.512
 // CHECK: return
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
-// PAR: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %c0) to (%c1, %c7) step (%c1, %c1) {
+// PAR: scf.parallel (%{{.*}}) = (%c0) to (%c7) step (%c1) {
 // PAR: scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args
 // PAR: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c1 iter_args
 func.func @k32(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
