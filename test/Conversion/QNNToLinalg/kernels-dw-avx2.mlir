@@ -95,3 +95,25 @@ func.func @dw_shift0(%x: tensor<1x9x9x16xi8>) -> tensor<1x9x9x16xi8> {
   %y = qnn.requantize %c {axis = 3 : i64, input_scale = array<f64: 0.18000000000000002, 0.15300000000000002, 0.13005, 0.11054249999999999, 0.09396112499999998, 0.07986695625, 0.06788691281249999, 0.05770387589062499, 0.04904829450703124, 0.04169105033097656, 0.03543739278133007, 0.030121783864130558, 0.025603516284510977, 0.02176298884183433, 0.01849854051555918, 0.015723759438225304>, input_zero_point = 0 : i32, output_scale = 0.2 : f32, output_zero_point = -5 : i32} : tensor<1x9x9x16xi32> -> tensor<1x9x9x16xi8>
   return %y : tensor<1x9x9x16xi8>
 }
+
+// -----
+
+// Layers that differ only in the input zero point call one kernel: each
+// passes its own correction constant, -izp * sum(w - wzp) per channel
+// (here 9 taps of w = 2: -18 * izp), and its padding holds its zero point.
+// CALL-LABEL: func.func @dw_zero_points
+// CALL: linalg.fill ins(%c5_i8 : i8)
+// CALL: arith.constant dense<-90> : tensor<16xi32>
+// CALL: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CALL: linalg.fill ins(%c-7_i8 : i8)
+// CALL: arith.constant dense<126> : tensor<16xi32>
+// CALL: call @[[K]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CALL-NOT: func.func private @__qnn_kernel_dwavx2_
+// CALL: func.func private @[[K]](
+// CALL-NOT: func.func private @__qnn_kernel_dwavx2_
+func.func @dw_zero_points(%x: tensor<1x4x4x16xi8>, %y: tensor<1x4x4x16xi8>) -> (tensor<1x4x4x16xi32>, tensor<1x4x4x16xi32>) {
+  %w = arith.constant dense<2> : tensor<1x3x3x16xi8>
+  %a = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 5 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x4x4x16xi32>
+  %b = qnn.conv2d %y, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -7 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x4x4x16xi32>
+  return %a, %b : tensor<1x4x4x16xi32>, tensor<1x4x4x16xi32>
+}

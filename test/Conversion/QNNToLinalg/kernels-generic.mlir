@@ -50,6 +50,10 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // CHECK: linalg.fill ins(%c-128_i8 : i8) outs(%{{.*}} : tensor<1x7x7x16xi8>)
 // CHECK: linalg.copy ins(%arg0 : tensor<1x5x5x3xi8>)
 // CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0, 1, 1, 0] [1, 5, 5, 3] [1, 1, 1, 1] : tensor<1x5x5x3xi8> into tensor<1x7x7x16xi8>
+// The zero point is not in the kernel: each output channel's constant
+// holds -izp * sum(w - wzp) = -128 * 9 * (7 - 100) for the 3 real
+// channels of each multiplier's block, and the padding holds izp.
+// CHECK: arith.constant dense<[107136, 107136, 107136, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 107136, 107136, 107136, 0, {{.*}}]> : tensor<32xi32>
 // CHECK: call @__qnn_kernel_dw_{{.*}} : (memref<1x7x7x16xi8>, memref<2x3x3x16xi16>, memref<32xi32>, memref<1x5x5x2x16xi32>) -> ()
 // CHECK: tensor.extract_slice %{{.*}}[0, 0, 0, 0, 0] [1, 5, 5, 2, 3] [1, 1, 1, 1, 1]
 // CHECK: linalg.transpose ins(%{{.*}} : tensor<1x5x5x2x3xi32>) outs(%{{.*}} : tensor<1x5x5x3x2xi32>) permutation = [0, 1, 2, 4, 3]
@@ -58,15 +62,17 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // VNNI: call @__qnn_kernel_dwvnni_
 // The generic depthwise kernel: 4 pixels of a row per tile, the 3x3 taps
 // unrolled (no loop carries the accumulators); tap (0, 0) starts each
-// accumulator from its initial value, tap (0, 1) adds to tap (0, 0)'s.
-// KERNEL-LABEL: func.func private @__qnn_kernel_dw
+// accumulator from the channels' constant (no subtraction of the zero
+// point: x times w - wzp), tap (0, 1) adds to tap (0, 0)'s.
+// KERNEL-LABEL: func.func private @__qnn_kernel_dw_1_7_7_16_5_5_3_3_1_1_1_1_32_0_0_0_2(
 // KERNEL-NOT: iter_args
+// KERNEL: %[[C:.*]] = vector.load %arg2[%{{.*}}] : memref<32xi32>, vector<16xi32>
 // KERNEL: %[[W:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
 // KERNEL: vector.load %arg0{{.*}} : memref<1x7x7x16xi8>, vector<16xi8>
-// KERNEL: arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
-// KERNEL: %[[D:.*]] = arith.subi
-// KERNEL: %[[P:.*]] = arith.muli %[[D]], %[[W]] : vector<16xi32>
-// KERNEL: %[[T0:.*]] = arith.addi %{{.*}}, %[[P]] : vector<16xi32>
+// KERNEL: %[[X:.*]] = arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
+// KERNEL-NOT: arith.subi
+// KERNEL: %[[P:.*]] = arith.muli %[[X]], %[[W]] : vector<16xi32>
+// KERNEL: %[[T0:.*]] = arith.addi %[[C]], %[[P]] : vector<16xi32>
 // KERNEL: %[[W1:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
 // KERNEL: %[[P1:.*]] = arith.muli %{{.*}}, %[[W1]] : vector<16xi32>
 // KERNEL: arith.addi %[[T0]], %[[P1]] : vector<16xi32>
