@@ -747,9 +747,10 @@ static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
 /// avx512-vnni target, when every w - wzp fits in a signed byte) the kernel
 /// is DepthwiseVNNI: activations as unsigned bytes (s8 ones flipped, the
 /// zero point + 128), one channel per i32 lane (zero-extended bytes), and
-/// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane;
-/// `corr` holds -z * sum(w) per output channel. With `avx2` (the int16
-/// target) it is DepthwiseAVX2, else Depthwise.
+/// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane.
+/// With `avx2` (the int16 target) it is DepthwiseAVX2, else Depthwise
+/// (weights as i16 lanes of w - wzp). Each kernel's accumulators start at
+/// `corr`, which holds the input zero point's term per output channel.
 static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
                            Value input, bool inUnsigned, int64_t izp,
                            int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
@@ -792,59 +793,38 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   if (selfPad) {
     s.inH = h, s.inW = wd, s.padTop = pads[0], s.padLeft = pads[1];
   }
+  // Every kernel adds x * (w - wzp) per tap to accumulators that start at
+  // `corr` = -zk * sum(w - wzp) per output channel, zk being the zero point
+  // of the values it reads (z: the VNNI kernel's unsigned bytes; izp for
+  // the others, which extend x as it is): the padding holds the zero
+  // point, so each sum is that of (x - izp) * (w - wzp), exactly (in i32,
+  // whose wrap-around cancels), and no kernel subtracts it per tap.
+  int64_t zk = vnni ? z : izp;
+  unsigned wBits = vnni ? 32 : 16;
   SmallVector<int32_t> corr(s.op, 0);
   // w is given as w[o][kh][kw] with o = ch * mult + j; packed [M][KH][KW][Cp].
-  if (vnni) {
-    SmallVector<int32_t> data(mult * kh * kw * s.cp, 0);
-    for (int64_t ch = 0; ch < c; ++ch)
-      for (int64_t j = 0; j < mult; ++j) {
-        int64_t sum = 0;
-        for (int64_t y = 0; y < kh; ++y)
-          for (int64_t x = 0; x < kw; ++x) {
-            int64_t v = w[((ch * mult + j) * kh + y) * kw + x] - wzp;
-            data[((j * kh + y) * kw + x) * s.cp + ch] =
-                static_cast<int32_t>(v);
-            sum += v;
-          }
-        corr[j * s.cp + ch] = static_cast<int32_t>(-z * sum);
-      }
-    if (selfPad)
-      corr.append(16, static_cast<int32_t>(z));
-    Value packed = arith::ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            RankedTensorType::get({mult, kh, kw, s.cp}, b.getI32Type()),
-            llvm::ArrayRef(data)));
-    Value padded =
-        selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
-    Value out = emitKernelCall(b, loc, op, s, padded, packed, corr,
-                               s.depthwiseOutputShape(), epilogue);
-    return finishDepthwise(b, loc, out, s, c);
-  }
-  // The other flavors add x * (w - wzp) per tap to accumulators that start
-  // at `corr` = -izp * sum(w - wzp) per output channel: the padding holds
-  // izp, so each sum is that of (x - izp) * (w - wzp), exactly (in i32,
-  // whose wrap-around cancels). The kernel then does not subtract the zero
-  // point per tap (MobileNet v2 on the int16 target: 16 -> 10 depthwise
-  // kernels).
-  SmallVector<int16_t> data(mult * kh * kw * s.cp, 0);
+  SmallVector<APInt> data(mult * kh * kw * s.cp, APInt(wBits, 0));
   for (int64_t ch = 0; ch < c; ++ch)
     for (int64_t j = 0; j < mult; ++j) {
       int64_t sum = 0;
       for (int64_t y = 0; y < kh; ++y)
         for (int64_t x = 0; x < kw; ++x) {
           int64_t v = w[((ch * mult + j) * kh + y) * kw + x] - wzp;
-          data[((j * kh + y) * kw + x) * s.cp + ch] = static_cast<int16_t>(v);
+          data[((j * kh + y) * kw + x) * s.cp + ch] =
+              APInt(wBits, v, /*isSigned=*/true);
           sum += v;
         }
-      corr[j * s.cp + ch] = static_cast<int32_t>(-izp * sum);
+      corr[j * s.cp + ch] = static_cast<int32_t>(-zk * sum);
     }
+  if (selfPad)
+    corr.append(16, static_cast<int32_t>(z));
   Value packed = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(
-          RankedTensorType::get({mult, kh, kw, s.cp}, b.getI16Type()),
-          llvm::ArrayRef(data)));
-  Value padded = padNHWC(b, loc, input, pads, s.cp - c, izp);
+          RankedTensorType::get({mult, kh, kw, s.cp}, b.getIntegerType(wBits)),
+          data));
+  Value padded =
+      selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
   Value out = emitKernelCall(b, loc, op, s, padded, packed, corr,
                              s.depthwiseOutputShape(), epilogue);
   return finishDepthwise(b, loc, out, s, c);
@@ -1058,8 +1038,8 @@ struct KernelBuilder {
   }
 
   /// The initial accumulator of the output channels [ch, ch + lanes):
-  /// `base` (zero, or the VNNI correction terms) plus the epilogue's
-  /// leading bias, if any.
+  /// `base` (zero, or a depthwise kernel's correction terms) plus the
+  /// epilogue's leading bias, if any.
   Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
     arith::AddIOp add = leadingBiasAdd();
     if (!add)
@@ -2491,22 +2471,32 @@ struct KernelBuilder {
   void parallelOverImages(
       OpBuilder &ob, int64_t count,
       function_ref<void(OpBuilder &, Value, Value)> body) {
-    if (s.n == 1) {
-      scf::ParallelOp::create(ob, loc, ValueRange{idx(ob, 0)},
-                              ValueRange{idx(ob, count)},
-                              ValueRange{idx(ob, 1)},
-                              [&](OpBuilder &pb, Location, ValueRange ivs) {
-                                body(pb, idx(pb, 0), ivs[0]);
-                              });
-      return;
+    SmallVector<Value> lbs, ubs, steps;
+    if (s.n != 1) {
+      lbs.push_back(idx(ob, 0));
+      ubs.push_back(idx(ob, s.n));
+      steps.push_back(idx(ob, 1));
     }
-    scf::ParallelOp::create(ob, loc, ValueRange{idx(ob, 0), idx(ob, 0)},
-                            ValueRange{idx(ob, s.n), idx(ob, count)},
-                            ValueRange{idx(ob, 1), idx(ob, 1)},
-                            [&](OpBuilder &pb, Location, ValueRange ivs) {
-                              body(pb, ivs[0], ivs[1]);
-                            });
+    lbs.push_back(idx(ob, 0));
+    ubs.push_back(idx(ob, count));
+    steps.push_back(idx(ob, 1));
+    scf::ParallelOp::create(
+        ob, loc, lbs, ubs, steps, [&](OpBuilder &pb, Location, ValueRange ivs) {
+          body(pb, s.n == 1 ? idx(pb, 0) : ivs.front(), ivs.back());
+        });
   }
+
+  /// The accumulator a depthwise kernel starts output channels
+  /// j * cp + [c0, c0 + 16) from: the zero point's correction (`corr`,
+  /// emitDepthwise) plus, with an epilogue (multiplier 1: channel c0 is
+  /// also the output channel of its constants), the bias.
+  Value depthwiseInitialAccumulator(OpBuilder &ob, Value jIv, Value c0) {
+    Value ch = arith::AddIOp::create(ob, loc, mul(ob, jIv, s.cp), c0);
+    auto type = VectorType::get({16}, ob.getI32Type());
+    return initialAccumulator(
+        ob, vector::LoadOp::create(ob, loc, type, corr, ch), c0);
+  }
+
   Value add(OpBuilder &ob, Value a, int64_t v) {
     return v == 0 ? a : arith::AddIOp::create(ob, loc, a, idx(ob, v));
   }
@@ -3303,15 +3293,8 @@ struct KernelBuilder {
                                                      idx(bb, s.op))
                                   .getResult()
                             : Value();
-                  // The accumulators start at the correction terms plus the
-                  // epilogue's bias (with an epilogue, multiplier 1: channel
-                  // c0 is also the output channel of its constants).
-                  Value ch =
-                      arith::AddIOp::create(bb, loc, mul(bb, jIv, s.cp), c0);
-                  Value cv = initialAccumulator(
-                      bb, vector::LoadOp::create(bb, loc, accType, corr, ch),
-                      c0);
-                  SmallVector<Value> init(rows, cv);
+                  SmallVector<Value> init(
+                      rows, depthwiseInitialAccumulator(bb, jIv, c0));
                   Value ihBase = mul(bb, ohIv, s.sh);
                   Value iwBase = mul(bb, ow0, s.sw);
                   // Column offsets (from iwBase) of each (pixel, tap).
@@ -3563,17 +3546,8 @@ struct KernelBuilder {
                 jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1), ValueRange{},
                 [&](OpBuilder &bb, Location, Value cb, ValueRange) {
                   Value c0 = mul(bb, cb, 16);
-                  // The accumulators start at the zero point's correction
-                  // (emitDepthwise) plus, with an epilogue (multiplier 1:
-                  // channel c0 is also the output channel of its
-                  // constants), the bias.
-                  Value ch =
-                      arith::AddIOp::create(bb, loc, mul(bb, jIv, s.cp), c0);
                   SmallVector<Value> init(
-                      rows,
-                      initialAccumulator(
-                          bb, vector::LoadOp::create(bb, loc, accType, corr, ch),
-                          c0));
+                      rows, depthwiseInitialAccumulator(bb, jIv, c0));
                   Value ihBase = mul(bb, ohIv, s.sh);
                   SmallVector<Value> iwBase;
                   for (int64_t r = 0; r < rows; ++r)
