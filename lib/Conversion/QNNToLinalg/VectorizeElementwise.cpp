@@ -64,6 +64,22 @@ static int64_t widestBits(linalg::LinalgOp op) {
   return bits;
 }
 
+/// Whether `v` is a slice of a larger tensor, possibly behind reshapes
+/// (an NCHW input of one channel is an expand_shape of the NHWC slice it
+/// is copied into): its buffer need not be contiguous, nor its rows whole.
+static bool isSliceOrReshapedSlice(Value v) {
+  while (true) {
+    if (v.getDefiningOp<tensor::ExtractSliceOp>())
+      return true;
+    if (auto expand = v.getDefiningOp<tensor::ExpandShapeOp>())
+      v = expand.getSrc();
+    else if (auto collapse = v.getDefiningOp<tensor::CollapseShapeOp>())
+      v = collapse.getSrc();
+    else
+      return false;
+  }
+}
+
 namespace {
 struct VectorizeElementwisePass
     : qnn::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
@@ -105,9 +121,7 @@ struct VectorizeElementwisePass
       linalg::LinalgOp op = candidates[i];
       // An op on whole tensors: identity maps, new outputs, no operand that
       // is a slice, so every buffer is contiguous.
-      auto wholeTensor = [](Value v) {
-        return !v.getDefiningOp<tensor::ExtractSliceOp>();
-      };
+      auto wholeTensor = [](Value v) { return !isSliceOrReshapedSlice(v); };
       auto newTensor = [](Value v) {
         while (auto reshape = v.getDefiningOp<tensor::ExpandShapeOp>())
           v = reshape.getSrc();
@@ -152,7 +166,7 @@ struct VectorizeElementwisePass
           auto type = cast<RankedTensorType>(v.getType());
           auto slice = v.getDefiningOp<tensor::ExtractSliceOp>();
           if (!slice)
-            return true;
+            return !isSliceOrReshapedSlice(v);
           ArrayRef<int64_t> strides = slice.getStaticStrides();
           return slice.getSourceType().getShape().back() ==
                      type.getShape().back() &&

@@ -142,6 +142,28 @@ func.func @strided_copy(%x: tensor<1x4x4x32xi8>, %buf: tensor<1x4x8x32xi8>) -> t
 
 // -----
 
+// The same behind a reshape: a one-channel NCHW input (1x1x9x6) copied into
+// the interior of an NHWC tensor whose channels are padded to 2 (the int16
+// target's first convolution) is a copy into the expand_shape of a slice
+// whose W steps by 2 bytes. Neither the rows nor the pixels are contiguous:
+// no collapse, no vector of the 6 pixels (which no LLVM lowering took), the
+// copy stays a scalar op.
+// CHECK-LABEL: func.func @reshaped_slice_copy
+// CHECK-NOT: vector.transfer_write
+// CHECK: linalg.copy ins(%{{.*}} : tensor<1x1x9x6x1xi8>) outs(%{{.*}} : tensor<1x1x9x6x1xi8>)
+// CHECK-NOT: vector.transfer_write
+// CHECK: return
+func.func @reshaped_slice_copy(%x: tensor<1x1x9x6x1xi8>, %buf: tensor<1x11x9x2xi8>) -> tensor<1x11x9x2xi8> {
+  %s = tensor.extract_slice %buf[0, 1, 1, 0] [1, 9, 6, 1] [1, 1, 1, 1] : tensor<1x11x9x2xi8> to tensor<1x9x6x1xi8>
+  %e = tensor.expand_shape %s [[0, 1], [2], [3], [4]] output_shape [1, 1, 9, 6, 1] : tensor<1x9x6x1xi8> into tensor<1x1x9x6x1xi8>
+  %c = linalg.copy ins(%x : tensor<1x1x9x6x1xi8>) outs(%e : tensor<1x1x9x6x1xi8>) -> tensor<1x1x9x6x1xi8>
+  %k = tensor.collapse_shape %c [[0, 1], [2], [3], [4]] : tensor<1x1x9x6x1xi8> into tensor<1x9x6x1xi8>
+  %r = tensor.insert_slice %k into %buf[0, 1, 1, 0] [1, 9, 6, 1] [1, 1, 1, 1] : tensor<1x9x6x1xi8> into tensor<1x11x9x2xi8>
+  return %r : tensor<1x11x9x2xi8>
+}
+
+// -----
+
 // An op on bytes only (the sign flip that makes an int8 input unsigned for
 // vpdpbusd) moves 4 x width = 64 lanes per step over the flattened tensor;
 // with 16-bit values in its body, 2 x width = 32.
