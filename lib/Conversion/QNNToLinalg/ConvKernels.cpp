@@ -132,7 +132,9 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
       return failure();
   if (v.size() == 22) {
     s.inH = v[18], s.inW = v[19], s.padTop = v[20], s.padLeft = v[21];
-    if (s.flavor != KernelFlavor::DepthwiseVNNI || s.inH < 1 || s.inW < 1 ||
+    if ((s.flavor != KernelFlavor::DepthwiseVNNI &&
+         s.flavor != KernelFlavor::DepthwiseAVX2) ||
+        s.inH < 1 || s.inW < 1 ||
         s.padTop < 0 || s.padLeft < 0 || s.padTop + s.inH > s.hp ||
         s.padLeft + s.inW > s.wp)
       return failure();
@@ -774,8 +776,9 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
   // The VNNI kernel reads unsigned bytes: s8 input is flipped (x + 128) in
-  // the padding copy or, when it pads by itself, as it loads.
-  bool selfPad = vnni && c % 16 == 0;
+  // the padding copy or, when it pads by itself, as it loads. The VNNI and
+  // AVX2 kernels pad by themselves when the channels fill their vectors.
+  bool selfPad = (vnni || avx2) && c % 16 == 0;
   bool flip = vnni && !selfPad && !inUnsigned;
   int64_t z = izp + (inUnsigned ? 0 : 128);
   if (flip) {
@@ -797,8 +800,9 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   s.op = s.cp * mult;
   s.inputSigned = !inUnsigned;
   // No kernel depends on the zero point: `corr` holds it (and, when the
-  // VNNI kernel pads by itself, z's lanes after the op values), so that
-  // layers differing only in it share one kernel.
+  // kernel pads by itself, the lanes of the value it reads for the
+  // padding, zk below, after the op values), so that layers differing only
+  // in it share one kernel.
   s.izp = 0;
   s.d = 0;
   s.mult = mult;
@@ -829,7 +833,7 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
       corr[j * s.cp + ch] = static_cast<int32_t>(-zk * sum);
     }
   if (selfPad)
-    corr.append(16, static_cast<int32_t>(z));
+    corr.append(16, static_cast<int32_t>(zk));
   Value packed = arith::ConstantOp::create(
       b, loc,
       DenseElementsAttr::get(
@@ -3235,26 +3239,33 @@ struct KernelBuilder {
     });
   }
 
-  /// DepthwiseVNNI: 16 channels per vector (one per i32 lane), a tile of
-  /// consecutive output pixels of one image row. For each kernel row the
-  /// distinct input columns the tile reads are loaded once, extended to i32
-  /// lanes holding the unsigned byte (x, or x + 128 for s8 input) with zero
-  /// bytes above it, and every (pixel, tap) pair is one vpdpbusd against
-  /// the tap's weights (w - wzp as i32 lanes): acc += x * w per lane. With
-  /// 3 taps, 8 pixels read 10 columns for 24 multiply-adds at stride 1, 17
-  /// at stride 2 (8 pixels at stride 2 too: 4 ran dw2, 112x112x64 s2, 10%
-  /// slower on Zen 5). With padTop/padLeft (inH != 0) the kernel reads the
-  /// unpadded input: border rows clamp the input row and use the zero
-  /// point's lanes when it is outside; border columns are known per tile
-  /// (see rowTiles below); interior tiles load without checks.
-  void buildDepthwiseVNNI() {
-    // The packed narrowing of the epilogue, if it ends in one.
-    std::optional<NarrowingTail> tail = narrowingTail();
-    Type i8 = b.getI8Type(), i32 = b.getI32Type();
+  /// DepthwiseVNNI and DepthwiseAVX2: 16 channels per vector (one per i32
+  /// lane), a tile of consecutive output pixels of one image row. For each
+  /// kernel row the distinct input columns the tile reads are loaded once
+  /// and extended to i32 lanes (loadLanes), and every (pixel, tap) pair
+  /// adds x * w per lane. DepthwiseVNNI: the lanes hold the unsigned byte
+  /// (x, or x + 128 for s8 input) with zero bytes above it, the tap's
+  /// weights are w - wzp as i32 lanes, and each pair is one vpdpbusd; a
+  /// tile is 8 pixels (with 3 taps, 10 columns for 24 multiply-adds at
+  /// stride 1, 17 at stride 2; 4 pixels at stride 2 ran dw2, 112x112x64
+  /// s2, 10% slower on Zen 5). DepthwiseAVX2: the lanes hold x as it is,
+  /// the weights are i16 lanes of w - wzp, extended, and each pair is a
+  /// multiply (vpmaddwd: both factors fit 16 bits) and an add; a tile is
+  /// 4 pixels, 8 ymm accumulators. With padTop/padLeft (inH != 0) the
+  /// kernel reads the unpadded input: border rows clamp the input row and
+  /// use the zero point's lanes when it is outside; border columns are
+  /// known per tile (see rowTiles below); interior tiles load without
+  /// checks.
+  void buildDepthwiseRowTiles() {
+    bool vnni = s.flavor == KernelFlavor::DepthwiseVNNI;
+    // The packed narrowing of the epilogue, if it ends in one (AVX512).
+    std::optional<NarrowingTail> tail =
+        vnni ? narrowingTail() : std::optional<NarrowingTail>();
+    Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
     auto accType = VectorType::get({16}, i32);
     auto byteType = VectorType::get({64}, i8);
     int64_t cBlocks = s.cp / 16;
-    int64_t tileRows = 8;
+    int64_t tileRows = vnni ? 8 : 4;
     int64_t inH = s.inputH(), inW = s.inputW();
     // The range [first, end) of output positions whose taps all fall inside
     // the input along one axis.
@@ -3350,22 +3361,40 @@ struct KernelBuilder {
                             lanes = loadLanes(kb, nIv, ih, add(kb, iwBase, off),
                                               c0, rowInside, zpLanes);
                           }
-                          columns[entry.first] = vector::BitCastOp::create(
-                              kb, loc, byteType, lanes);
+                          columns[entry.first] =
+                              vnni ? vector::BitCastOp::create(kb, loc,
+                                                               byteType, lanes)
+                                         .getResult()
+                                   : lanes;
                         }
                         SmallVector<Value> taps;
-                        for (int64_t k = 0; k < s.kw; ++k)
-                          taps.push_back(vector::BitCastOp::create(
-                              kb, loc, byteType,
-                              vector::LoadOp::create(
-                                  kb, loc, accType, w,
-                                  ValueRange{jIv, khIv, idx(kb, k), c0})));
+                        for (int64_t k = 0; k < s.kw; ++k) {
+                          SmallVector<Value> at = {jIv, khIv, idx(kb, k), c0};
+                          taps.push_back(
+                              vnni ? vector::BitCastOp::create(
+                                         kb, loc, byteType,
+                                         vector::LoadOp::create(
+                                             kb, loc, accType, w, at))
+                                         .getResult()
+                                   : arith::ExtSIOp::create(
+                                         kb, loc, accType,
+                                         vector::LoadOp::create(
+                                             kb, loc,
+                                             VectorType::get({16}, i16), w,
+                                             at))
+                                         .getResult());
+                        }
                         SmallVector<Value> next(acc);
                         for (int64_t k = 0; k < s.kw; ++k)
-                          for (int64_t r = 0; r < rows; ++r)
-                            next[r] = step(kb, next[r],
-                                           columns[r * s.sw + k * s.dw],
-                                           taps[k]);
+                          for (int64_t r = 0; r < rows; ++r) {
+                            Value col = columns[r * s.sw + k * s.dw];
+                            next[r] =
+                                vnni ? step(kb, next[r], col, taps[k])
+                                     : arith::AddIOp::create(
+                                           kb, loc, next[r],
+                                           arith::MulIOp::create(kb, loc, col,
+                                                                 taps[k]));
+                          }
                         return next;
                       });
                   SmallVector<Value> constants;
@@ -3521,9 +3550,10 @@ struct KernelBuilder {
     return arith::MinSIOp::create(ob, loc, lo, idx(ob, extent - 1));
   }
 
-  /// The 16 channels at (n, ih, iw, c0) as i32 lanes holding the unsigned
-  /// byte (x + 128 for s8 input); where `inside` (if given) is false, the
-  /// zero point's lanes `zpLanes` instead.
+  /// The 16 channels at (n, ih, iw, c0) as i32 lanes: DepthwiseVNNI's hold
+  /// the unsigned byte (x + 128 for s8 input), the others x, extended by
+  /// its signedness; where `inside` (if given) is false, the zero point's
+  /// lanes `zpLanes` instead.
   Value loadLanes(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
                   Value inside, Value zpLanes) {
     Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
@@ -3531,7 +3561,11 @@ struct KernelBuilder {
     Value xv = vector::LoadOp::create(ob, loc, VectorType::get({16}, i8), x,
                                       ValueRange{nIv, ih, iw, c0});
     Value lanes;
-    if (s.inputSigned) {
+    if (s.flavor != KernelFlavor::DepthwiseVNNI) {
+      lanes = s.inputSigned
+                  ? arith::ExtSIOp::create(ob, loc, accType, xv).getResult()
+                  : arith::ExtUIOp::create(ob, loc, accType, xv).getResult();
+    } else if (s.inputSigned) {
       lanes = arith::AddIOp::create(
           ob, loc, arith::ExtSIOp::create(ob, loc, accType, xv),
           arith::ConstantOp::create(
@@ -3690,8 +3724,9 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())
       kb.channelArgs.push_back(arg);
   }
-  if (spec.flavor == KernelFlavor::DepthwiseVNNI)
-    kb.buildDepthwiseVNNI();
+  if (spec.flavor == KernelFlavor::DepthwiseVNNI ||
+      spec.flavor == KernelFlavor::DepthwiseAVX2)
+    kb.buildDepthwiseRowTiles();
   else if (spec.isDepthwise())
     kb.buildDepthwise();
   else

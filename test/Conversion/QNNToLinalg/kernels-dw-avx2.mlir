@@ -1,6 +1,9 @@
 // Depthwise convolutions with fused requantize epilogues on the int16
-// target (AVX2): the DepthwiseAVX2 kernel (flavor 6, "dwavx2"), which is the
-// Depthwise kernel built for AVX2: "+avx2" target features, and rounded
+// target (AVX2): the DepthwiseAVX2 kernel (flavor 6, "dwavx2"), the row-tile
+// kernel of DepthwiseVNNI built for AVX2 (4-pixel tiles, multiplies of
+// extended lanes, padding by itself when the channels are a multiple of
+// 16: test/Execution/depthwise-avx2-borders.test): "+avx2" target
+// features, and rounded
 // products whose right shifts r are all >= 1 blend the high halves of the
 // even and odd 64-bit sums and shift them as i32 lanes by r - 1 (AVX2 has no
 // 64-bit arithmetic shift; ConvKernels.cpp, shiftedHighHalves). A layer
@@ -100,13 +103,15 @@ func.func @dw_shift0(%x: tensor<1x9x9x16xi8>) -> tensor<1x9x9x16xi8> {
 
 // Layers that differ only in the input zero point call one kernel: each
 // passes its own correction constant, -izp * sum(w - wzp) per channel
-// (here 9 taps of w = 2: -18 * izp), and its padding holds its zero point.
+// (here 9 taps of w = 2: -18 * izp), followed by 16 lanes of its zero
+// point, which the kernel reads outside the input (it pads by itself: no
+// fill, the unpadded 4x4 input and the padding 1, 1 in its name).
 // CALL-LABEL: func.func @dw_zero_points
-// CALL: linalg.fill ins(%c5_i8 : i8)
-// CALL: arith.constant dense<-90> : tensor<16xi32>
-// CALL: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
-// CALL: linalg.fill ins(%c-7_i8 : i8)
-// CALL: arith.constant dense<126> : tensor<16xi32>
+// CALL-NOT: linalg.fill
+// CALL: arith.constant dense<[-90, {{.*}}, -90, 5, {{.*}}, 5]> : tensor<32xi32>
+// CALL: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*_4_4_1_1]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<1x4x4x16xi8>,
+// CALL-NOT: linalg.fill
+// CALL: arith.constant dense<[126, {{.*}}, 126, -7, {{.*}}, -7]> : tensor<32xi32>
 // CALL: call @[[K]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CALL-NOT: func.func private @__qnn_kernel_dwavx2_
 // CALL: func.func private @[[K]](

@@ -24,9 +24,11 @@ func.func private @dwavx2_channels(memref<1x9x9x8xi16>, memref<2x3x3x8xi16>, mem
 
 // -----
 
-// Nor does it take the self-padding fields of DepthwiseVNNI.
+// It takes the self-padding fields (input size, top/left padding) as
+// DepthwiseVNNI does, but the unpadded input must fit the padded plane:
+// 1 row of top padding and 9 input rows exceed its 9 rows.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
-func.func private @dwavx2_pad_fields(memref<1x9x9x16xi16>, memref<2x3x3x16xi16>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 6, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 9, 9, 0, 0>}
+func.func private @dwavx2_pad_fields(memref<1x9x9x16xi8>, memref<1x3x3x16xi16>, memref<32xi32>, memref<1x7x7x16xi32>) attributes {qnn.conv_kernel = array<i64: 6, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 9, 9, 1, 0>}
 
 // -----
 
@@ -37,7 +39,7 @@ func.func private @channels(memref<1x1x1x6xi8>, memref<1x1x1x1x64xi8>, memref<16
 // -----
 
 // The self-padding fields (input size, top/left padding) belong to the
-// DepthwiseVNNI flavor (5) only.
+// DepthwiseVNNI (5) and DepthwiseAVX2 (6) flavors only.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @pad_fields(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1, 1, 1, 0, 0>}
 
