@@ -132,9 +132,7 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
       return failure();
   if (v.size() == 22) {
     s.inH = v[18], s.inW = v[19], s.padTop = v[20], s.padLeft = v[21];
-    if ((s.flavor != KernelFlavor::DepthwiseVNNI &&
-         s.flavor != KernelFlavor::DepthwiseAVX2) ||
-        s.inH < 1 || s.inW < 1 ||
+    if (!s.isDepthwise() || s.inH < 1 || s.inW < 1 ||
         s.padTop < 0 || s.padLeft < 0 || s.padTop + s.inH > s.hp ||
         s.padLeft + s.inW > s.wp)
       return failure();
@@ -776,9 +774,9 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   int64_t n = inType.getDimSize(0), h = inType.getDimSize(1),
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
   // The VNNI kernel reads unsigned bytes: s8 input is flipped (x + 128) in
-  // the padding copy or, when it pads by itself, as it loads. The VNNI and
-  // AVX2 kernels pad by themselves when the channels fill their vectors.
-  bool selfPad = (vnni || avx2) && c % 16 == 0;
+  // the padding copy or, when it pads by itself, as it loads. Every
+  // depthwise kernel pads by itself when the channels fill its vectors.
+  bool selfPad = c % 16 == 0;
   bool flip = vnni && !selfPad && !inUnsigned;
   int64_t z = izp + (inUnsigned ? 0 : 128);
   if (flip) {
@@ -2558,37 +2556,6 @@ struct KernelBuilder {
     return SmallVector<Value>(loop.getResults());
   }
 
-  /// Loops over n, oh and the ow tiles (`tileRows` pixels of one image
-  /// row, then one tile of the rest), calling
-  /// `tile(builder, n, oh, ow0, rows)`. With `parallel`, (n, oh) is one
-  /// scf.parallel: each output row is written by exactly one iteration.
-  void
-  rowLoops(function_ref<void(OpBuilder &, Value, Value, Value, int64_t)> tile,
-           int64_t tileRows = 4) {
-    int64_t mainW = s.ow - s.ow % tileRows;
-    auto row = [&](OpBuilder &b2, Value nIv, Value ohIv) {
-      if (mainW > 0)
-        forLoop(b2, 0, mainW, tileRows, [&](OpBuilder &b3, Value ow0) {
-          tile(b3, nIv, ohIv, ow0, tileRows);
-        });
-      if (mainW < s.ow)
-        tile(b2, nIv, ohIv, idx(b2, mainW), s.ow - mainW);
-    };
-    // A thread team costs microseconds to wake and join: small kernels run
-    // on the calling thread. (Only depthwise kernels loop by rows: an
-    // output channel reads one input channel, s.op = cp * mult.)
-    int64_t work =
-        s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
-    if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
-      parallelOverImages(b, s.oh, row);
-      return;
-    }
-    forLoop(b, 0, s.n, 1, [&](OpBuilder &b1, Value nIv) {
-      forLoop(b1, 0, s.oh, 1,
-              [&](OpBuilder &b2, Value ohIv) { row(b2, nIv, ohIv); });
-    });
-  }
-
   /// The output row and column of pixel `m` of the flattened (oh, ow)
   /// plane.
   std::pair<Value, Value> pixelCoords(OpBuilder &ob, Value m) {
@@ -3239,23 +3206,24 @@ struct KernelBuilder {
     });
   }
 
-  /// DepthwiseVNNI and DepthwiseAVX2: 16 channels per vector (one per i32
-  /// lane), a tile of consecutive output pixels of one image row. For each
-  /// kernel row the distinct input columns the tile reads are loaded once
-  /// and extended to i32 lanes (loadLanes), and every (pixel, tap) pair
-  /// adds x * w per lane. DepthwiseVNNI: the lanes hold the unsigned byte
-  /// (x, or x + 128 for s8 input) with zero bytes above it, the tap's
-  /// weights are w - wzp as i32 lanes, and each pair is one vpdpbusd; a
-  /// tile is 8 pixels (with 3 taps, 10 columns for 24 multiply-adds at
-  /// stride 1, 17 at stride 2; 4 pixels at stride 2 ran dw2, 112x112x64
-  /// s2, 10% slower on Zen 5). DepthwiseAVX2: the lanes hold x as it is,
-  /// the weights are i16 lanes of w - wzp, extended, and each pair is a
-  /// multiply (vpmaddwd: both factors fit 16 bits) and an add; a tile is
-  /// 4 pixels, 8 ymm accumulators. With padTop/padLeft (inH != 0) the
-  /// kernel reads the unpadded input: border rows clamp the input row and
-  /// use the zero point's lanes when it is outside; border columns are
-  /// known per tile (see rowTiles below); interior tiles load without
-  /// checks.
+  /// Every depthwise kernel (DepthwiseVNNI, DepthwiseAVX2, Depthwise): 16
+  /// channels per vector (one per i32 lane), a tile of consecutive output
+  /// pixels of one image row. For each kernel row the distinct input
+  /// columns the tile reads are loaded once and extended to i32 lanes
+  /// (loadLanes), and every (pixel, tap) pair adds x * w per lane.
+  /// DepthwiseVNNI: the lanes hold the unsigned byte (x, or x + 128 for s8
+  /// input) with zero bytes above it, the tap's weights are w - wzp as i32
+  /// lanes, and each pair is one vpdpbusd; a tile is 8 pixels (with 3
+  /// taps, 10 columns for 24 multiply-adds at stride 1, 17 at stride 2; 4
+  /// pixels at stride 2 ran dw2, 112x112x64 s2, 10% slower on Zen 5).
+  /// DepthwiseAVX2 (int16) and Depthwise (generic, int16-avx512bw): the
+  /// lanes hold x as it is, the weights are i16 lanes of w - wzp,
+  /// extended, and each pair is a multiply (vpmaddwd on x86: both factors
+  /// fit 16 bits) and an add; a tile is 4 pixels (on AVX2, 8 ymm
+  /// accumulators). With padTop/padLeft (inH != 0) the kernel reads the
+  /// unpadded input: border rows clamp the input row and use the zero
+  /// point's lanes when it is outside; border columns are known per tile
+  /// (see rowTiles below); interior tiles load without checks.
   void buildDepthwiseRowTiles() {
     bool vnni = s.flavor == KernelFlavor::DepthwiseVNNI;
     // The packed narrowing of the epilogue, if it ends in one (AVX512).
@@ -3578,82 +3546,6 @@ struct KernelBuilder {
       lanes = arith::SelectOp::create(ob, loc, inside, lanes, zpLanes);
     return lanes;
   }
-
-  void buildDepthwise() {
-    Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
-    auto accType = VectorType::get({16}, i32);
-    int64_t cBlocks = s.cp / 16;
-    rowLoops([&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
-                 int64_t rows) {
-      scf::ForOp::create(
-          tb, loc, idx(tb, 0), idx(tb, s.mult), idx(tb, 1), ValueRange{},
-          [&](OpBuilder &jb, Location, Value jIv, ValueRange) {
-            scf::ForOp::create(
-                jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1), ValueRange{},
-                [&](OpBuilder &bb, Location, Value cb, ValueRange) {
-                  Value c0 = mul(bb, cb, 16);
-                  SmallVector<Value> init(
-                      rows, depthwiseInitialAccumulator(bb, jIv, c0));
-                  Value ihBase = mul(bb, ohIv, s.sh);
-                  SmallVector<Value> iwBase;
-                  for (int64_t r = 0; r < rows; ++r)
-                    iwBase.push_back(mul(bb, add(bb, ow0, r), s.sw));
-                  // The taps unrolled (3x3: nine multiply-adds per pixel).
-                  bool unrollTaps = s.kh * s.kw <= 16;
-                  SmallVector<Value> accs = reduceLoop(
-                      bb, s.kh, init,
-                      [&](OpBuilder &b1, Value khIv, ValueRange a1) {
-                        Value ih = arith::AddIOp::create(b1, loc, ihBase,
-                                                         mul(b1, khIv, s.dh));
-                        return reduceLoop(
-                            b1, s.kw, a1,
-                            [&](OpBuilder &kb, Value kwIv, ValueRange acc) {
-                              Value kwOff = mul(kb, kwIv, s.dw);
-                              Value wv = arith::ExtSIOp::create(
-                                  kb, loc, accType,
-                                  vector::LoadOp::create(
-                                      kb, loc, VectorType::get({16}, i16), w,
-                                      ValueRange{jIv, khIv, kwIv, c0}));
-                              SmallVector<Value> next;
-                              for (int64_t r = 0; r < rows; ++r) {
-                                Value iw = arith::AddIOp::create(
-                                    kb, loc, iwBase[r], kwOff);
-                                Value xv = vector::LoadOp::create(
-                                    kb, loc, VectorType::get({16}, i8), x,
-                                    ValueRange{nIv, ih, iw, c0});
-                                Value xw = s.inputSigned
-                                               ? arith::ExtSIOp::create(
-                                                     kb, loc, accType, xv)
-                                                     .getResult()
-                                               : arith::ExtUIOp::create(
-                                                     kb, loc, accType, xv)
-                                                     .getResult();
-                                next.push_back(arith::AddIOp::create(
-                                    kb, loc, acc[r],
-                                    arith::MulIOp::create(kb, loc, xw, wv)));
-                              }
-                              return next;
-                            },
-                            unrollTaps);
-                      },
-                      unrollTaps);
-                  // With an epilogue (multiplier 1) channel c0 is also the
-                  // output channel of the per-channel constants.
-                  SmallVector<Value> constants;
-                  if (epilogue)
-                    constants = loadChannelConstants(bb, c0);
-                  for (int64_t r = 0; r < rows; ++r)
-                    vector::StoreOp::create(
-                        bb, loc,
-                        epilogue ? applyEpilogue(bb, accs[r], constants)
-                                 : accs[r],
-                        out, ValueRange{nIv, ohIv, add(bb, ow0, r), jIv, c0});
-                  scf::YieldOp::create(bb, loc);
-                });
-            scf::YieldOp::create(jb, loc);
-          });
-    });
-  }
 };
 } // namespace
 
@@ -3724,11 +3616,8 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())
       kb.channelArgs.push_back(arg);
   }
-  if (spec.flavor == KernelFlavor::DepthwiseVNNI ||
-      spec.flavor == KernelFlavor::DepthwiseAVX2)
+  if (spec.isDepthwise())
     kb.buildDepthwiseRowTiles();
-  else if (spec.isDepthwise())
-    kb.buildDepthwise();
   else
     kb.buildGemm();
   func::ReturnOp::create(builder, func.getLoc());

@@ -60,22 +60,28 @@ func.func @dense(%x: tensor<3x20xi8>) -> tensor<3x6xi32> {
 // CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] : tensor<1x5x5x3x2xi32> into tensor<1x5x5x6xi32>
 // VNNI-LABEL: func.func @depthwise
 // VNNI: call @__qnn_kernel_dwvnni_
-// The generic depthwise kernel: 4 pixels of a row per tile, the 3x3 taps
-// unrolled (no loop carries the accumulators); tap (0, 0) starts each
-// accumulator from the channels' constant (no subtraction of the zero
-// point: x times w - wzp), tap (0, 1) adds to tap (0, 0)'s.
+// The generic depthwise kernel (the row-tile kernel of every depthwise
+// flavor; 3 channels are not a multiple of 16, so it reads the padded
+// copy): 4 pixels of a row per tile, the kernel rows as a loop carrying
+// the accumulators, which start from the channels' constant (no
+// subtraction of the zero point: x times w - wzp). Per kernel row, the 6
+// distinct columns the 4 pixels read are loaded once, then the 3 taps'
+// weights; tap 0 multiplies columns 0-3, tap 1 columns 1-4.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dw_1_7_7_16_5_5_3_3_1_1_1_1_32_0_0_0_2(
-// KERNEL-NOT: iter_args
+// KERNEL: scf.for %{{.*}} = %c0 to %c4 step %c4
 // KERNEL: %[[C:.*]] = vector.load %arg2[%{{.*}}] : memref<32xi32>, vector<16xi32>
-// KERNEL: %[[W:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
-// KERNEL: vector.load %arg0{{.*}} : memref<1x7x7x16xi8>, vector<16xi8>
-// KERNEL: %[[X:.*]] = arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
+// KERNEL: scf.for %{{.*}} = %c0 to %c3 step %c1 iter_args(%[[A0:.*]] = %[[C]], %[[A1:.*]] = %[[C]], %{{.*}} = %[[C]], %{{.*}} = %[[C]])
+// KERNEL-COUNT-6: arith.extui %{{.*}} : vector<16xi8> to vector<16xi32>
 // KERNEL-NOT: arith.subi
-// KERNEL: %[[P:.*]] = arith.muli %[[X]], %[[W]] : vector<16xi32>
-// KERNEL: %[[T0:.*]] = arith.addi %[[C]], %[[P]] : vector<16xi32>
+// KERNEL: %[[W0:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
 // KERNEL: %[[W1:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
-// KERNEL: %[[P1:.*]] = arith.muli %{{.*}}, %[[W1]] : vector<16xi32>
-// KERNEL: arith.addi %[[T0]], %[[P1]] : vector<16xi32>
+// KERNEL: %[[W2:.*]] = arith.extsi %{{.*}} : vector<16xi16> to vector<16xi32>
+// KERNEL: %[[P:.*]] = arith.muli %{{.*}}, %[[W0]] : vector<16xi32>
+// KERNEL: %[[T0:.*]] = arith.addi %[[A0]], %[[P]] : vector<16xi32>
+// KERNEL: %[[P1:.*]] = arith.muli %{{.*}}, %[[W0]] : vector<16xi32>
+// KERNEL: arith.addi %[[A1]], %[[P1]] : vector<16xi32>
+// KERNEL: %[[Q:.*]] = arith.muli %{{.*}}, %[[W1]] : vector<16xi32>
+// KERNEL: arith.addi %[[T0]], %[[Q]] : vector<16xi32>
 // PAR-LABEL: func.func private @__qnn_kernel_dw
 // PAR: scf.parallel (%{{.*}}) = (%{{.*}}) to (%c5{{(_[0-9]+)?}}) step (%{{.*}})
 // PAR: scf.for %{{.*}} = %{{.*}} to %c4{{(_[0-9]+)?}} step %c4{{(_[0-9]+)?}} {

@@ -39,7 +39,7 @@ func.func private @channels(memref<1x1x1x6xi8>, memref<1x1x1x1x64xi8>, memref<16
 // -----
 
 // The self-padding fields (input size, top/left padding) belong to the
-// DepthwiseVNNI (5) and DepthwiseAVX2 (6) flavors only.
+// depthwise flavors (4, 5, 6) only.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @pad_fields(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1, 1, 1, 0, 0>}
 
