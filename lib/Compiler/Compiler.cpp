@@ -238,6 +238,8 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   lowerOptions.emulateVNNI = options.emulateVNNI;
   lowerOptions.threads = options.threads;
   lowerOptions.fuseToNPU = options.fuseToNPU;
+  lowerOptions.depthwiseSelfPaddingMinBytes =
+      options.depthwiseSelfPaddingMinBytes;
   pm.enableVerifier(options.verifyPasses);
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }

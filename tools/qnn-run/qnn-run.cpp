@@ -100,6 +100,15 @@ static cl::opt<bool>
             cl::desc("Fuse qnn chains into npu operators before lowering "
                      "(default; =false lowers qnn operators one by one)"),
             cl::init(true), cl::cat(runCategory));
+// Hidden: the threshold of the depthwise kernels' own padding
+// (CompileOptions::depthwiseSelfPaddingMinBytes), for tests of that code
+// on small layers.
+static cl::opt<int64_t> depthwiseSelfPaddingMinBytes(
+    "depthwise-self-padding-min-bytes",
+    cl::desc("Depthwise kernels of the int16 and generic targets pad by "
+             "themselves from inputs of this many bytes"),
+    cl::init(mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes), cl::Hidden,
+    cl::cat(runCategory));
 // Test hook: flips the low bit of one element of native result 0 before the
 // comparison, so that the mismatch report itself can be tested.
 static cl::opt<int64_t> corruptElement(
@@ -379,6 +388,7 @@ static int executeNative(MLIRContext &context, ModuleOp module,
   options.optLevel = optLevel;
   applyThreadsCLOption(options);
   options.fuseToNPU = npuFuse;
+  options.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {
     llvm::errs() << "qnn-run: cannot compile '" << inputFile

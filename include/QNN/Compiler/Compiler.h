@@ -10,6 +10,7 @@
 #ifndef QNN_COMPILER_COMPILER_H
 #define QNN_COMPILER_COMPILER_H
 
+#include "QNN/Conversion/KernelDefaults.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -72,6 +73,10 @@ struct CompileOptions {
   /// parsed or imported, and the verifier took 7% of MobileNet v2's
   /// lowering time.
   bool verifyPasses = false;
+  /// Depthwise kernels of the int16 and generic targets read an input of
+  /// this many bytes or more unpadded, handling the borders themselves;
+  /// smaller ones get a padded copy (LowerToLLVMOptions).
+  int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
 };
 
 /// Multiply-adds of the module's convolutions and dense layers (qnn and

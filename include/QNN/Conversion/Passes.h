@@ -3,6 +3,7 @@
 #ifndef QNN_CONVERSION_PASSES_H
 #define QNN_CONVERSION_PASSES_H
 
+#include "QNN/Conversion/KernelDefaults.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -45,6 +46,8 @@ struct LowerToLLVMOptions {
   /// the kernels' row loops on OpenMP's default team (the cores available,
   /// or OMP_NUM_THREADS); N > 1 on N threads. The code then calls libomp.
   unsigned threads = 1;
+  /// convert-qnn-to-linalg's depthwise-self-padding-min-bytes.
+  int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
 };
 
 /// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg,

@@ -59,7 +59,16 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
            "or loops">,
     Option<"fuseDepthwise", "fuse-depthwise-epilogues", "bool",
            /*default=*/"true",
-           "Let depthwise kernels apply the epilogues of npu.conv2d">
+           "Let depthwise kernels apply the epilogues of npu.conv2d">,
+    Option<"depthwiseSelfPaddingMinBytes",
+           "depthwise-self-padding-min-bytes", "int64_t",
+           /*default=*/"::mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes",
+           "On the int16, int16-avx512bw and generic targets, depthwise "
+           "kernels whose input holds at least this many bytes (and whose "
+           "channels are a multiple of 16) read it unpadded, handling the "
+           "borders themselves; smaller inputs get a padded copy, which "
+           "costs less than the border code. (avx512-vnni's always pad by "
+           "themselves.)">
   ];
 }
 

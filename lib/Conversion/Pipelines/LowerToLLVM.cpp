@@ -43,7 +43,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   os << "convert-qnn-to-linalg{target=" << options.target
      << " fuse-depthwise-epilogues="
      << (options.fuseDepthwiseEpilogues ? "true" : "false")
-     << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+     << " depthwise-self-padding-min-bytes="
+     << options.depthwiseSelfPaddingMinBytes << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
   // into one linalg.generic, moved into the kernels where they follow one,
@@ -118,6 +119,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("threads of the compiled kernels: 1 = serial code, 0 = "
                      "OpenMP's default team, N = N threads (OpenMP)"),
       llvm::cl::init(1)};
+  Option<int64_t> depthwiseSelfPaddingMinBytes{
+      *this, "depthwise-self-padding-min-bytes",
+      llvm::cl::desc("non-VNNI depthwise kernels pad by themselves from "
+                     "inputs of this many bytes (convert-qnn-to-linalg)"),
+      llvm::cl::init(qnn::kDefaultDepthwiseSelfPaddingMinBytes)};
 };
 } // namespace
 
@@ -139,6 +145,8 @@ void qnn::registerLowerToLLVMPipeline() {
         opts.fuseDepthwiseEpilogues = options.fuseDepthwiseEpilogues;
         opts.fuseToNPU = options.fuseToNPU;
         opts.threads = options.threads;
+        opts.depthwiseSelfPaddingMinBytes =
+            options.depthwiseSelfPaddingMinBytes;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

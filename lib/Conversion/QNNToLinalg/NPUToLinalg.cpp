@@ -216,9 +216,12 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
 
   NPUConvLikeLowering(const TypeConverter &converter, MLIRContext *ctx,
                       StringRef target, bool fuseDepthwise,
+                      int64_t depthwiseSelfPaddingMinBytes,
                       std::shared_ptr<int64_t> counter)
       : OpConversionPattern<OpTy>(converter, ctx), target(target.str()),
-        fuseDepthwise(fuseDepthwise), counter(std::move(counter)) {}
+        fuseDepthwise(fuseDepthwise),
+        depthwiseSelfPaddingMinBytes(depthwiseSelfPaddingMinBytes),
+        counter(std::move(counter)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -242,6 +245,7 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
           *epilogue, bias, "epilogue" + std::to_string((*counter)++),
           fuseDepthwise, loc, op->template getParentOfType<ModuleOp>());
       ConvKernelRequest request = ConvKernelRequest::common(op);
+      request.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
       FailureOr<Value> fast =
           isConv ? lowerConvWithKernel(rewriter, request, adaptor.getInput(),
                                        *flavor, &k)
@@ -262,6 +266,7 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
 
   std::string target;
   bool fuseDepthwise;
+  int64_t depthwiseSelfPaddingMinBytes;
   std::shared_ptr<int64_t> counter;
 };
 
@@ -285,12 +290,14 @@ struct NPUWithActivationLowering : OpConversionPattern<OpTy> {
 void lowering::populateNPUToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns,
                                            StringRef target,
-                                           bool fuseDepthwise) {
+                                           bool fuseDepthwise,
+                                           int64_t depthwiseSelfPaddingMinBytes) {
   MLIRContext *ctx = patterns.getContext();
   auto counter = std::make_shared<int64_t>(0);
   patterns.add<NPUConvLikeLowering<npu::Conv2DOp>,
                NPUConvLikeLowering<npu::FullyConnectedOp>>(
-      converter, ctx, target, fuseDepthwise, counter);
+      converter, ctx, target, fuseDepthwise, depthwiseSelfPaddingMinBytes,
+      counter);
   patterns.add<NPUWithActivationLowering<npu::AddOp>,
                NPUWithActivationLowering<npu::AvgPool2DOp>,
                NPUWithActivationLowering<npu::MaxPool2DOp>>(converter, ctx);

@@ -743,15 +743,18 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
 
 struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   Conv2DLowering(const TypeConverter &converter, MLIRContext *ctx,
-                 StringRef target)
-      : OpConversionPattern(converter, ctx), target(target.str()) {}
+                 StringRef target, int64_t depthwiseSelfPaddingMinBytes)
+      : OpConversionPattern(converter, ctx), target(target.str()),
+        depthwiseSelfPaddingMinBytes(depthwiseSelfPaddingMinBytes) {}
 
   LogicalResult
   matchAndRewrite(Conv2DOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target)) {
-      FailureOr<Value> fast = lowerConvWithKernel(
-          rewriter, ConvKernelRequest::of(op), adaptor.getInput(), *flavor);
+      ConvKernelRequest request = ConvKernelRequest::of(op);
+      request.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
+      FailureOr<Value> fast =
+          lowerConvWithKernel(rewriter, request, adaptor.getInput(), *flavor);
       if (succeeded(fast)) {
         rewriter.replaceOp(op, *fast);
         return success();
@@ -945,6 +948,7 @@ struct Conv2DLowering : OpConversionPattern<Conv2DOp> {
   }
 
   std::string target;
+  int64_t depthwiseSelfPaddingMinBytes;
 };
 
 struct DenseLowering : OpConversionPattern<DenseOp> {
@@ -2790,8 +2794,11 @@ struct ConvertQNNToLinalgPass
                  GlobalAvgPoolLowering, ResizeBilinearLowering,
                  UnsignedMaxMinLowering<tosa::MinimumOp, false>,
                  ConstantRetyping>(converter, ctx);
-    patterns.add<Conv2DLowering, DenseLowering>(converter, ctx, target);
-    populateNPUToLinalgPatterns(converter, patterns, target, fuseDepthwise);
+    patterns.add<Conv2DLowering>(converter, ctx, target,
+                                 depthwiseSelfPaddingMinBytes);
+    patterns.add<DenseLowering>(converter, ctx, target);
+    populateNPUToLinalgPatterns(converter, patterns, target, fuseDepthwise,
+                                depthwiseSelfPaddingMinBytes);
     populateL2NormalizeLowering(converter, patterns);
     populateLogSoftmaxLowering(converter, patterns);
     patterns.add<GenericRetyping>(converter, ctx);

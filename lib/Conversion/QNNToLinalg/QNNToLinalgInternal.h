@@ -4,6 +4,7 @@
 #ifndef QNN_LIB_CONVERSION_QNNTOLINALG_INTERNAL_H
 #define QNN_LIB_CONVERSION_QNNTOLINALG_INTERNAL_H
 
+#include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -215,6 +216,9 @@ struct ConvKernelRequest {
   int64_t inputZp = 0, weightZp = 0, groups = 1;
   SmallVector<int64_t> padding = {0, 0, 0, 0}, strides = {1, 1},
                        dilations = {1, 1};
+  /// A non-VNNI depthwise kernel pads by itself from inputs of this many
+  /// bytes (convert-qnn-to-linalg's depthwise-self-padding-min-bytes).
+  int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
 
   static ConvKernelRequest of(Conv2DOp op);
   static ConvKernelRequest of(DenseOp op);
@@ -295,7 +299,8 @@ void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
 /// The lowering of the npu operators (NPUToLinalg.cpp).
 void populateNPUToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns, StringRef target,
-                                 bool fuseDepthwise);
+                                 bool fuseDepthwise,
+                                 int64_t depthwiseSelfPaddingMinBytes);
 
 /// The lowering of qnn.l2_normalize (L2NormalizeLowering.cpp).
 void populateL2NormalizeLowering(const TypeConverter &converter,

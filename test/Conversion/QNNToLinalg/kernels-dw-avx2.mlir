@@ -11,6 +11,8 @@
 // int16-avx512bw target keeps the Depthwise kernel (flavor 4), which
 // shifts 64-bit lanes. Execution: test/Execution/depthwise-avx2.test.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 | FileCheck %s --check-prefix=CALL
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=0" | FileCheck %s --check-prefix=SELF
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=401409" | FileCheck %s --check-prefix=BIG
 // RUN: qnn-opt %s --split-input-file --qnn-lower-to-llvm=target=int16 | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16-avx512bw | FileCheck %s --check-prefix=AVX512
 
@@ -103,16 +105,25 @@ func.func @dw_shift0(%x: tensor<1x9x9x16xi8>) -> tensor<1x9x9x16xi8> {
 
 // Layers that differ only in the input zero point call one kernel: each
 // passes its own correction constant, -izp * sum(w - wzp) per channel
-// (here 9 taps of w = 2: -18 * izp), followed by 16 lanes of its zero
-// point, which the kernel reads outside the input (it pads by itself: no
-// fill, the unpadded 4x4 input and the padding 1, 1 in its name).
+// (here 9 taps of w = 2: -18 * izp), and its padding holds its zero point
+// (the inputs, 256 bytes, are under depthwise-self-padding-min-bytes).
 // CALL-LABEL: func.func @dw_zero_points
-// CALL-NOT: linalg.fill
-// CALL: arith.constant dense<[-90, {{.*}}, -90, 5, {{.*}}, 5]> : tensor<32xi32>
-// CALL: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*_4_4_1_1]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<1x4x4x16xi8>,
-// CALL-NOT: linalg.fill
-// CALL: arith.constant dense<[126, {{.*}}, 126, -7, {{.*}}, -7]> : tensor<32xi32>
+// CALL: linalg.fill ins(%c5_i8 : i8)
+// CALL: arith.constant dense<-90> : tensor<16xi32>
+// CALL: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// CALL: linalg.fill ins(%c-7_i8 : i8)
+// CALL: arith.constant dense<126> : tensor<16xi32>
 // CALL: call @[[K]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
+// Padding by itself (threshold 0): no fill; after the correction, 16 lanes
+// of the zero point, which the kernel reads outside the input; the
+// unpadded 4x4 input and the padding 1, 1 in its name; still one kernel.
+// SELF-LABEL: func.func @dw_zero_points
+// SELF-NOT: linalg.fill
+// SELF: arith.constant dense<[-90, {{.*}}, -90, 5, {{.*}}, 5]> : tensor<32xi32>
+// SELF: call @[[K:__qnn_kernel_dwavx2_[0-9_m]*_4_4_1_1]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) : (memref<1x4x4x16xi8>,
+// SELF-NOT: linalg.fill
+// SELF: arith.constant dense<[126, {{.*}}, 126, -7, {{.*}}, -7]> : tensor<32xi32>
+// SELF: call @[[K]](%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}})
 // CALL-NOT: func.func private @__qnn_kernel_dwavx2_
 // CALL: func.func private @[[K]](
 // CALL-NOT: func.func private @__qnn_kernel_dwavx2_
@@ -121,4 +132,21 @@ func.func @dw_zero_points(%x: tensor<1x4x4x16xi8>, %y: tensor<1x4x4x16xi8>) -> (
   %a = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 5 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x4x4x16xi32>
   %b = qnn.conv2d %y, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -7 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x4x4x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x4x4x16xi32>
   return %a, %b : tensor<1x4x4x16xi32>, tensor<1x4x4x16xi32>
+}
+
+// -----
+
+// A 112x112x32 input (401408 bytes, over the default 256 KiB) is read
+// unpadded by default; the same layer with a threshold above its size
+// reads a padded copy.
+// CALL-LABEL: func.func @dw_large
+// CALL-NOT: linalg.fill
+// CALL: call @__qnn_kernel_dwavx2_1_114_114_32_112_112_3_3_1_1_1_1_32_1_0_0_1_112_112_1_1(
+// BIG-LABEL: func.func @dw_large
+// BIG: linalg.fill ins(%c3_i8 : i8) outs(%{{.*}} : tensor<1x114x114x32xi8>)
+// BIG: call @__qnn_kernel_dwavx2_1_114_114_32_112_112_3_3_1_1_1_1_32_1_0_0_1(
+func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
+  %w = arith.constant dense<2> : tensor<1x3x3x32xi8>
+  %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 0.5 : f32, input_zero_point = 3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x112x112x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x112x112x32xi32>
+  return %acc : tensor<1x112x112x32xi32>
 }
