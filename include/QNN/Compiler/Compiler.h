@@ -73,9 +73,11 @@ struct CompileOptions {
   /// parsed or imported, and the verifier took 7% of MobileNet v2's
   /// lowering time.
   bool verifyPasses = false;
-  /// Depthwise kernels of the int16 and generic targets read an input of
-  /// this many bytes or more unpadded, handling the borders themselves;
-  /// smaller ones get a padded copy (LowerToLLVMOptions).
+  /// Depthwise kernels without vpdpbusd (those of the int16 and generic
+  /// targets, and avx512-vnni's whose w - wzp leave the signed byte range)
+  /// read an input of this many bytes or more unpadded, handling the
+  /// borders themselves; smaller ones get a padded copy
+  /// (LowerToLLVMOptions).
   int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
 };
 

@@ -31,8 +31,9 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     qnn-materialize-conv-kernels): `target=avx512-vnni` uses `vpdpbusd`,
     `target=int16` sign/zero-extends to i16 and uses AVX2 `vpmaddwd`,
     `target=int16-avx512bw` its 512-bit form, `target=generic` portable
-    vector code; depthwise convolutions use a portable vector kernel on every
-    target. Other convolutions (grouped, NCHW, runtime weights) take the
+    vector code; depthwise convolutions use one row-tile kernel (`vpdpbusd`
+    per lane on avx512-vnni, a multiply and add of extended lanes
+    elsewhere). Other convolutions (grouped, NCHW, runtime weights) take the
     `linalg.generic` path. `target=loops` keeps every op on that path.
 
     npu operators (from `--qnn-to-npu`) are lowered as they stand: an
@@ -63,12 +64,13 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     Option<"depthwiseSelfPaddingMinBytes",
            "depthwise-self-padding-min-bytes", "int64_t",
            /*default=*/"::mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes",
-           "On the int16, int16-avx512bw and generic targets, depthwise "
-           "kernels whose input holds at least this many bytes (and whose "
-           "channels are a multiple of 16) read it unpadded, handling the "
-           "borders themselves; smaller inputs get a padded copy, which "
-           "costs less than the border code. (avx512-vnni's always pad by "
-           "themselves.)">
+           "Depthwise kernels without vpdpbusd (every one on the int16, "
+           "int16-avx512bw and generic targets; on avx512-vnni those whose "
+           "w - wzp leave the signed byte range) whose input holds at least "
+           "this many bytes (and whose channels are a multiple of 16) read "
+           "it unpadded, handling the borders themselves; smaller inputs get "
+           "a padded copy, which costs less than the border code's compile "
+           "time. (The vpdpbusd kernel always pads by itself.)">
   ];
 }
 

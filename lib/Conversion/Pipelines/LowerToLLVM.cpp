@@ -44,7 +44,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
      << " fuse-depthwise-epilogues="
      << (options.fuseDepthwiseEpilogues ? "true" : "false")
      << " depthwise-self-padding-min-bytes="
-     << options.depthwiseSelfPaddingMinBytes << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+     << options.depthwiseSelfPaddingMinBytes
+     << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
   // into one linalg.generic, moved into the kernels where they follow one,

@@ -775,9 +775,10 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
           wd = inType.getDimSize(2), c = inType.getDimSize(3);
   // The VNNI kernel reads unsigned bytes: s8 input is flipped (x + 128) in
   // the padding copy or, when it pads by itself, as it loads. A depthwise
-  // kernel pads by itself when the channels fill its vectors: always on
-  // VNNI, on the other targets when the input holds `selfPadMinBytes` or
-  // more. The border code (border rows and columns beside the interior
+  // kernel pads by itself when the channels fill its vectors: always the
+  // VNNI one, the others (every one on the other targets, and avx512-vnni's
+  // whose w - wzp leave the signed byte range) when the input holds
+  // `selfPadMinBytes` or more. The border code (border rows and columns beside the interior
   // tiles) makes a kernel about 4 times larger, while only the layers over
   // large inputs gain from it (the copy had taken 30% of a 112x112x64
   // stride-2 layer's time). MobileNet v2 (Zen 3, int16; qnn-run, four

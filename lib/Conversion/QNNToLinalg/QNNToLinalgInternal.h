@@ -151,7 +151,7 @@ struct KernelSpec {
   int64_t d = 0;
   /// Depthwise only: channel multiplier.
   int64_t mult = 1;
-  /// DepthwiseVNNI only: the kernel pads by itself (no padded copy): the
+  /// Depthwise flavors only: the kernel pads by itself (no padded copy): the
   /// input memref is [n, inH, inW, cp] and the padded plane [hp, wp]
   /// starts `padTop` rows and `padLeft` columns before it; positions
   /// outside the input read the zero point (see corrSize). 0 = the input
@@ -159,8 +159,8 @@ struct KernelSpec {
   int64_t inH = 0, inW = 0, padTop = 0, padLeft = 0;
   int64_t inputH() const { return inH ? inH : hp; }
   /// Elements of the kernel's `corr` vector: one per output channel, and
-  /// for a self-padding DepthwiseVNNI kernel 16 more holding the zero
-  /// point (the lanes read outside the input).
+  /// for a self-padding depthwise kernel 16 more holding the zero point
+  /// (the lanes read outside the input).
   int64_t corrSize() const { return inH ? op + 16 : op; }
   int64_t inputW() const { return inW ? inW : wp; }
 

@@ -2,7 +2,8 @@
 // target (AVX2): the DepthwiseAVX2 kernel (flavor 6, "dwavx2"), the row-tile
 // kernel of DepthwiseVNNI built for AVX2 (4-pixel tiles, multiplies of
 // extended lanes, padding by itself when the channels are a multiple of
-// 16: test/Execution/depthwise-avx2-borders.test): "+avx2" target
+// 16 and the input holds depthwise-self-padding-min-bytes, 256 KiB by
+// default: @dw_large, test/Execution/depthwise-avx2-borders.test): "+avx2" target
 // features, and rounded
 // products whose right shifts r are all >= 1 blend the high halves of the
 // even and odd 64-bit sums and shift them as i32 lanes by r - 1 (AVX2 has no
@@ -13,6 +14,7 @@
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=0" | FileCheck %s --check-prefix=SELF
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=401409" | FileCheck %s --check-prefix=BIG
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels="parallel=true" | FileCheck %s --check-prefix=PAR
 // RUN: qnn-opt %s --split-input-file --qnn-lower-to-llvm=target=int16 | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16-avx512bw | FileCheck %s --check-prefix=AVX512
 
@@ -145,6 +147,17 @@ func.func @dw_zero_points(%x: tensor<1x4x4x16xi8>, %y: tensor<1x4x4x16xi8>) -> (
 // BIG-LABEL: func.func @dw_large
 // BIG: linalg.fill ins(%c3_i8 : i8) outs(%{{.*}} : tensor<1x114x114x32xi8>)
 // BIG: call @__qnn_kernel_dwavx2_1_114_114_32_112_112_3_3_1_1_1_1_32_1_0_0_1(
+// With threads, one parallel loop over the 112 output rows; rows 0 and
+// 111 (outside [1, 111)) take the tiles that clamp the input row.
+// PAR-LABEL: func.func private @__qnn_kernel_dwavx2_1_114_114_32_112_112_3_3_1_1_1_1_32_1_0_0_1_112_112_1_1(
+// PAR: scf.parallel (%[[OH:.*]]) = (%{{.*}}) to (%c112{{(_[0-9]+)?}})
+// PAR: %[[A:.*]] = arith.cmpi ult, %[[OH]], %c1{{(_[0-9]+)?}} : index
+// PAR: %[[B:.*]] = arith.cmpi uge, %[[OH]], %c111{{(_[0-9]+)?}} : index
+// PAR: %[[BORDER:.*]] = arith.ori %[[A]], %[[B]] : i1
+// PAR: scf.if %[[BORDER]]
+// PAR: arith.maxsi
+// PAR: arith.minsi
+// PAR: } else {
 func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
   %w = arith.constant dense<2> : tensor<1x3x3x32xi8>
   %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 0.5 : f32, input_zero_point = 3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x112x112x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x112x112x32xi32>
