@@ -778,10 +778,10 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   // kernel pads by itself when the channels fill its vectors: always the
   // VNNI one, the others (every one on the other targets, and avx512-vnni's
   // whose w - wzp leave the signed byte range) when the input holds
-  // `selfPadMinBytes` or more. The border code (border rows and columns beside the interior
-  // tiles) makes a kernel about 4 times larger, while only the layers over
-  // large inputs gain from it (the copy had taken 30% of a 112x112x64
-  // stride-2 layer's time). MobileNet v2 (Zen 3, int16; qnn-run, four
+  // `selfPadMinBytes` or more. The border code (border rows and columns
+  // beside the interior tiles) makes a kernel about 4 times larger, while
+  // only the layers over large inputs gain from it (the copy had taken 30%
+  // of a 112x112x64 stride-2 layer's time). MobileNet v2 (Zen 3, int16; qnn-run, four
   // interleaved rounds): with every layer padding by itself LLVM took
   // 2.9-3.5 s, with none 1.7-2.3 s, with 256 KiB (the default: its 4
   // kernels over inputs of 400 KB or more, 112x112 and 56x56 planes)
@@ -2767,6 +2767,12 @@ struct KernelBuilder {
       Value p = intrinsic(ob, name, acc.getType(), ValueRange{a, wv});
       return arith::AddIOp::create(ob, loc, acc, p);
     }
+    case KernelFlavor::Depthwise:
+    case KernelFlavor::DepthwiseAVX2:
+      // i32 lanes of x times the tap's weights, extended once per kernel
+      // row (buildDepthwiseRowTiles).
+      return arith::AddIOp::create(ob, loc, acc,
+                                   arith::MulIOp::create(ob, loc, a, wv));
     default: {
       Value wide = arith::ExtSIOp::create(
           ob, loc, VectorType::get({s.lanes()}, i32), wv);
@@ -3366,15 +3372,10 @@ struct KernelBuilder {
                         }
                         SmallVector<Value> next(acc);
                         for (int64_t k = 0; k < s.kw; ++k)
-                          for (int64_t r = 0; r < rows; ++r) {
-                            Value col = columns[r * s.sw + k * s.dw];
-                            next[r] =
-                                vnni ? step(kb, next[r], col, taps[k])
-                                     : arith::AddIOp::create(
-                                           kb, loc, next[r],
-                                           arith::MulIOp::create(kb, loc, col,
-                                                                 taps[k]));
-                          }
+                          for (int64_t r = 0; r < rows; ++r)
+                            next[r] = step(kb, next[r],
+                                           columns[r * s.sw + k * s.dw],
+                                           taps[k]);
                         return next;
                       });
                   SmallVector<Value> constants;
