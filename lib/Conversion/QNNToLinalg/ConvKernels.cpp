@@ -2685,8 +2685,26 @@ struct KernelBuilder {
           });
       return;
     }
+    // Serial code: the last tile, when there is a rest, is one more full
+    // tile ending at the image's last pixel, whose first rowsPerTile - rest
+    // pixels the tile before it also computed (the same bytes again, by
+    // the same thread), so that one tile body serves every tile; a second
+    // body for the short tile made a pointwise kernel's code up to twice
+    // as large (compile time). Not where the recomputed pixels are more
+    // than 1/16 of the work, as for the threaded tiles above.
+    bool overlapLast =
+        rest && full && (rowsPerTile - rest) * 16 <= pixels;
     forLoop(b, 0, s.n, 1, [&](OpBuilder &lb, Value nIv) {
       auto allTiles = [&](OpBuilder &gb, Value group) {
+        if (overlapLast) {
+          forLoop(gb, 0, full + 1, 1, [&](OpBuilder &tb, Value t) {
+            Value first = arith::MinUIOp::create(
+                tb, loc, mul(tb, t, rowsPerTile),
+                idx(tb, pixels - rowsPerTile));
+            emitTile(tb, nIv, first, rowsPerTile, group);
+          });
+          return;
+        }
         if (full)
           forLoop(gb, 0, full, 1, [&](OpBuilder &tb, Value t) {
             emitTile(tb, nIv, mul(tb, t, rowsPerTile), rowsPerTile, group);
@@ -3089,8 +3107,17 @@ struct KernelBuilder {
       pixelTileLoops(tileRows, groups, groupMajor, tileBody);
       return;
     }
-    // Unit u: (tile, group), tile-major (group-major, as above).
     bool threaded = threadedWork();
+    // Serial code: the rest is one more tile ending at the last pixel,
+    // recomputing pixels of the tile before it (as pixelTileLoops does),
+    // rather than a plain tile body of its own.
+    bool overlapLast = !threaded && rest && (rows - rest) * 16 <= pixels;
+    if (overlapLast) {
+      ++tiles;
+      units = tiles * groups;
+      rest = 0;
+    }
+    // Unit u: (tile, group), tile-major (group-major, as above).
     auto tileGroup = [&](OpBuilder &ob, Value u) -> std::pair<Value, Value> {
       if (groupMajor && !threaded)
         return {arith::RemUIOp::create(ob, loc, u, idx(ob, tiles)),
@@ -3099,7 +3126,11 @@ struct KernelBuilder {
               arith::RemUIOp::create(ob, loc, u, idx(ob, groups))};
     };
     auto pixelOf = [&](OpBuilder &ob, Value t, int64_t r) {
-      return pixelCoords(ob, add(ob, mul(ob, t, rows), r));
+      Value first = mul(ob, t, rows);
+      if (overlapLast)
+        first = arith::MinUIOp::create(ob, loc, first,
+                                       idx(ob, pixels - rows));
+      return pixelCoords(ob, add(ob, first, r));
     };
     // What a unit needs of the unit before it for that unit's epilogue:
     // its tile, its blocks' first channels and their constants.
@@ -3439,6 +3470,24 @@ struct KernelBuilder {
     int64_t cleanA = std::min(fullTiles, (owA + tileRows - 1) / tileRows);
     int64_t cleanB = std::max(cleanA, std::min(fullTiles, owB / tileRows));
     auto rowTiles = [&](OpBuilder &ob, Value nIv, Value ohIv, bool rowCheck) {
+      // A border row (a few per image) is one loop of checked tiles, the
+      // last one ending at the row's last pixel (recomputing pixels of the
+      // tile before it, in the same row: the same thread), so that border
+      // rows cost one tile body rather than a row's three or four: the
+      // self-padding kernels' code was about four times the padded-copy
+      // kernels' (compile time).
+      if (rowCheck && s.inH != 0 && s.ow >= tileRows) {
+        int64_t tiles = (s.ow + tileRows - 1) / tileRows;
+        forLoop(ob, 0, tiles, 1, [&](OpBuilder &lb, Value t) {
+          Value ow0 = mul(lb, t, tileRows);
+          if (rest)
+            ow0 = arith::MinUIOp::create(lb, loc, ow0,
+                                         idx(lb, s.ow - tileRows));
+          tileBody(lb, nIv, ohIv, ow0, 0, tileRows, /*rowCheck=*/true,
+                   Columns::Dynamic);
+        });
+        return;
+      }
       auto borderTiles = [&](int64_t lo, int64_t hi) {
         if (hi - lo > kStaticTiles) {
           forLoop(ob, lo * tileRows, hi * tileRows, tileRows,

@@ -15,6 +15,7 @@
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=0" | FileCheck %s --check-prefix=SELF
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=401409" | FileCheck %s --check-prefix=BIG
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels="parallel=true" | FileCheck %s --check-prefix=PAR
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=int16 depthwise-self-padding-min-bytes=0" --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=ROWS
 // RUN: qnn-opt %s --split-input-file --qnn-lower-to-llvm=target=int16 | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16-avx512bw | FileCheck %s --check-prefix=AVX512
 
@@ -162,4 +163,44 @@ func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
   %w = arith.constant dense<2> : tensor<1x3x3x32xi8>
   %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 32 : i64, input_scale = 0.5 : f32, input_zero_point = 3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x112x112x32xi8>, tensor<1x3x3x32xi8>) -> tensor<1x112x112x32xi32>
   return %acc : tensor<1x112x112x32xi32>
+}
+
+// -----
+
+// The tiles of a self-padding kernel (10x10x16, 3x3, padding 1, tiles of
+// 4 pixels). The border rows (0 and 9) are one loop of checked tiles:
+// each column is clamped into the input and selected against the zero
+// point's lanes, and the last of the 3 tiles starts at column 6
+// (arith.minui), recomputing columns 6 and 7 rather than taking a tile
+// body of its own. The interior rows (1 to 8) keep their tiles at
+// constant positions: column 0 (whose column -1 is the zero point's
+// lanes, known here), a loop of unchecked tiles, and a last tile of 2
+// pixels from column 8.
+// ROWS-LABEL: func.func private @__qnn_kernel_dwavx2_1_12_12_16_10_10_3_3_1_1_1_1_16_1_0_0_1_10_10_1_1(
+// ROWS: scf.for %{{.*}} = %c0 to %c2 step %c1 {
+// ROWS: scf.for %[[T:.*]] = %c0 to %c3 step %c1 {
+// ROWS: %[[OW:.*]] = arith.muli %[[T]], %c4 : index
+// ROWS: %[[OW0:.*]] = arith.minui %[[OW]], %c6 : index
+// ROWS: arith.maxsi %[[OW0]], %c0 : index
+// ROWS: arith.select %{{.*}} : vector<16xi32>
+// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[OW0]], %{{.*}}, %{{.*}}]
+// ROWS-COUNT-3: vector.store
+// ROWS-NOT: vector.store
+// ROWS: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// ROWS-NOT: arith.select
+// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %c0, %{{.*}}, %{{.*}}]
+// ROWS-COUNT-3: vector.store
+// ROWS: scf.for %[[OW1:.*]] = %c4 to %c8 step %c4 {
+// ROWS-NOT: arith.select
+// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[OW1]], %{{.*}}, %{{.*}}]
+// ROWS-COUNT-3: vector.store
+// ROWS-NOT: arith.select
+// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %c8, %{{.*}}, %{{.*}}]
+// ROWS: vector.store
+// ROWS-NOT: vector.store
+// ROWS: return
+func.func @dw_row_tiles(%x: tensor<1x10x10x16xi8>) -> tensor<1x10x10x16xi32> {
+  %w = arith.constant dense<2> : tensor<1x3x3x16xi8>
+  %acc = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 0.5 : f32, input_zero_point = 3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.25>, weight_zero_point = 0 : i32} : (tensor<1x10x10x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x10x10x16xi32>
+  return %acc : tensor<1x10x10x16xi32>
 }

@@ -9,7 +9,10 @@
 // both.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
 // A kernel of small weights stays tile-major: the tile loop, then every
-// group of 4 of its 8 blocks inside it.
+// group of 4 of its 8 blocks inside it. Its 16384 pixels are 2730 tiles of
+// 6 and a rest of 4: serial code runs one more tile, from pixel 16378 (the
+// last 6), which recomputes pixels 16378 and 16379 of the tile before it,
+// through the same body (arith.minui), and no rest tile follows.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=SMALL
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_640
@@ -35,8 +38,12 @@
 
 // SMALL-LABEL: func.func private @__qnn_kernel_vnni_1_64_256_64_
 // SMALL: scf.for %{{.*}} = %c0{{.*}} to %c1{{.*}} step %c1
-// SMALL: scf.for %{{.*}} = %c0{{.*}} to %c2730{{.*}} step %c1
+// SMALL: scf.for %[[T:.*]] = %c0{{.*}} to %c2731{{.*}} step %c1
+// SMALL: %[[FIRST:.*]] = arith.muli %[[T]], %c6
+// SMALL: arith.minui %[[FIRST]], %c16378
 // SMALL: scf.for %{{.*}} = %c0{{.*}} to %c8{{.*}} step %c4
+// SMALL-NOT: %c2730
+// SMALL: return
 func.func @big(%x: tensor<1x2x7x640xi8>) -> tensor<1x2x7x640xi32> {
   %w = arith.constant dense<3> : tensor<640x1x1x640xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 0 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x7x640xi8>, tensor<640x1x1x640xi8>) -> tensor<1x2x7x640xi32>

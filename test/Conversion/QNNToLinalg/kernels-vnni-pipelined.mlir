@@ -6,8 +6,10 @@
 // registers (iter_args), and that unit applies their epilogue (requantize,
 // packed 8-bit store) pixel by pixel between its first, unrolled, K steps;
 // unit 0 runs alone before the unit loop (a plain reduction loop: it has
-// no epilogue to interleave), the last unit's epilogue after it, then the
-// rest pixels as a plain tile. A pointwise kernel sees its [h, w] plane
+// no epilogue to interleave), the last unit's epilogue after it. Pixels
+// left after the full tiles are one more tile ending at the last pixel in
+// serial code (recomputing pixels of the tile before it), a plain tile
+// after the parallel loop with threads. A pointwise kernel sees its [h, w] plane
 // as [1, h * w] (pixel m at row 0, column m: no division per pixel). With
 // threads, each parallel iteration pipelines a strip of consecutive units.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
@@ -24,8 +26,9 @@
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{parallel=true})' | FileCheck %s --check-prefix=SMALL
 
 // K = 128 (32 steps, the first 8 unrolled), 128 channels (2 groups of 4
-// blocks), 35 pixels: units of 3 pixels (11 tiles x 2 groups), a rest
-// tile of 2.
+// blocks), 35 pixels: units of 3 pixels, 11 tiles and a rest of 2. Serial
+// code: 12 tiles x 2 groups, the last tile from pixel 32 (arith.minui),
+// which recomputes pixel 32; no rest tile.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // CHECK-NOT: memref.alloca
 // CHECK: %[[XROWS:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1, 2], [3]] : memref<1x5x7x128xi8> into memref<1x35x128xi8>
@@ -39,9 +42,10 @@
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-NOT: vector.store
 // CHECK: scf.yield
-// Units 1..21, each with the previous unit's 3 pixels' epilogues (packed
+// Units 1..23, each with the previous unit's 3 pixels' epilogues (packed
 // stores) among its unrolled steps.
-// CHECK: %[[LAST:.*]]:12 = scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+// CHECK: %[[LAST:.*]]:12 = scf.for %{{.*}} = %c1{{.*}} to %c24{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+// CHECK: arith.minui %{{.*}}, %c32
 // CHECK-NOT: arith.divui %{{.*}}, %c7
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.permvar.si.512"
@@ -51,24 +55,23 @@
 // CHECK: scf.for %{{.*}} = %c8{{.*}} to %c32{{.*}} step %{{.*}} iter_args
 // CHECK: scf.yield
 // CHECK: scf.yield
-// The last unit's epilogue, then the rest tile (pixels 33 and 34).
+// The last unit's epilogue; no rest tile.
 // CHECK: vector.bitcast %[[LAST]]#0 : vector<16xi32> to vector<8xi64>
 // CHECK-COUNT-3: vector.store %{{.*}} vector<64xi8>
-// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, %c33, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
-// CHECK: vector.store %{{.*}}, %[[OUT]][%[[N]], %c0, %c34, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
+// CHECK-NOT: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: return
 
 // EMU-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
-// EMU: scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args
+// EMU: scf.for %{{.*}} = %c1{{.*}} to %c24{{.*}} step %{{.*}} iter_args
 // EMU: vector.store %{{.*}}, %{{.*}}[{{.*}}] : memref<1x1x35x128xi8>, vector<16xi8>
 
 // INT16-LABEL: func.func private @__qnn_kernel_int16_1_5_7_128_
-// INT16-NOT: to %c22
+// INT16-NOT: to %c24
 // INT16: return
 
 // SMALL-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // SMALL-NOT: scf.parallel
-// SMALL: scf.for %{{.*}} = %c1{{.*}} to %c22{{.*}} step %{{.*}} iter_args
+// SMALL: scf.for %{{.*}} = %c1{{.*}} to %c24{{.*}} step %{{.*}} iter_args
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_5_7_128_
 // PAR: scf.parallel (%[[S:.*]]) = (%c0) to (%c16) step (%c1) {
