@@ -291,32 +291,129 @@ SmallVector<Attribute> liftableConstants(func::FuncOp f) {
 }
 
 /// Whether epilogue functions `a` and `b` compute the same operations on the
-/// same operands, ignoring the values of liftable constants.
-bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b) {
+/// same operands, ignoring the values of liftable constants. The constants
+/// are matched by their uses, not by their places in the bodies (the
+/// canonicalizer hoists constants and merges equal ones, so their order
+/// depends on their values): each liftable constant of `a` must pair with
+/// one of `b` of the same type at every use, and the other way round. On
+/// success, `paired` (if given) receives, for each liftable constant of
+/// `a` in body order, the value of its partner in `b`.
+bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b,
+                               SmallVectorImpl<Attribute> *paired = nullptr) {
   if (a.getFunctionType() != b.getFunctionType())
     return false;
   Block &ab = a.getBody().front(), &bb = b.getBody().front();
-  if (ab.getOperations().size() != bb.getOperations().size())
+  auto others = [](Block &block) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : block)
+      if (!isLiftableConstant(op))
+        ops.push_back(&op);
+    return ops;
+  };
+  SmallVector<Operation *> xs = others(ab), ys = others(bb);
+  if (xs.size() != ys.size())
     return false;
   IRMapping mapping;
   for (auto [x, y] : llvm::zip(ab.getArguments(), bb.getArguments()))
     mapping.map(x, y);
-  for (auto [x, y] : llvm::zip(ab, bb)) {
-    if (x.getName() != y.getName() ||
-        x.getNumOperands() != y.getNumOperands() ||
-        x.getResultTypes() != y.getResultTypes() || x.getNumRegions() ||
-        y.getNumRegions())
+  // The liftable constant of `block` that defines `v`, or null.
+  auto liftable = [](Value v, Block &block) -> Operation * {
+    Operation *def = v.getDefiningOp();
+    return def && def->getBlock() == &block && isLiftableConstant(*def)
+               ? def
+               : nullptr;
+  };
+  DenseMap<Operation *, Operation *> aToB, bToA;
+  for (auto [x, y] : llvm::zip(xs, ys)) {
+    if (x->getName() != y->getName() ||
+        x->getNumOperands() != y->getNumOperands() ||
+        x->getResultTypes() != y->getResultTypes() || x->getNumRegions() ||
+        y->getNumRegions() || x->getAttrDictionary() != y->getAttrDictionary())
       return false;
-    for (auto [xo, yo] : llvm::zip(x.getOperands(), y.getOperands()))
-      if (mapping.lookupOrNull(xo) != yo)
+    for (auto [xo, yo] : llvm::zip(x->getOperands(), y->getOperands())) {
+      Operation *xc = liftable(xo, ab), *yc = liftable(yo, bb);
+      if (!xc && !yc) {
+        if (mapping.lookupOrNull(xo) != yo)
+          return false;
+        continue;
+      }
+      if (!xc || !yc || xo.getType() != yo.getType())
         return false;
-    if (!isLiftableConstant(x) &&
-        x.getAttrDictionary() != y.getAttrDictionary())
-      return false;
-    for (auto [xr, yr] : llvm::zip(x.getResults(), y.getResults()))
+      auto [toB, newB] = aToB.try_emplace(xc, yc);
+      auto [toA, newA] = bToA.try_emplace(yc, xc);
+      if ((!newB && toB->second != yc) || (!newA && toA->second != xc))
+        return false;
+    }
+    for (auto [xr, yr] : llvm::zip(x->getResults(), y->getResults()))
       mapping.map(xr, yr);
   }
+  // Every constant paired (one that nothing uses has no partner).
+  int64_t countA = 0, countB = 0;
+  for (Operation &op : ab)
+    countA += isLiftableConstant(op);
+  for (Operation &op : bb)
+    countB += isLiftableConstant(op);
+  if (static_cast<int64_t>(aToB.size()) != countA ||
+      static_cast<int64_t>(bToA.size()) != countB)
+    return false;
+  if (paired)
+    for (Operation &op : ab)
+      if (isLiftableConstant(op))
+        paired->push_back(cast<arith::ConstantOp>(aToB.lookup(&op)).getValue());
   return true;
+}
+
+/// Gives an epilogue that ends in a clamp and the narrowing to 8 bits
+/// without adding an output zero point (a zero point of 0, whose addition
+/// the canonicalizer folded away) that addition again, of a constant 0 of
+/// its own: the same operations as the epilogues of layers with other
+/// zero points, so that it can share their kernel (the zero point becomes
+/// a lifted argument). Returns the addition (null if none was added); an
+/// addition whose constant is not lifted is removed again
+/// (removeNeutralAddition).
+Operation *addNeutralZeroPoint(OpBuilder &b, func::FuncOp epilogue) {
+  Block &body = epilogue.getBody().front();
+  Value v = body.getTerminator()->getOperand(0);
+  // A sign flip and an 8-bit clamp may follow the narrowing (as
+  // ConvKernels.cpp's narrowingTail reads them).
+  if (auto flip = v.getDefiningOp<arith::XOrIOp>())
+    v = flip.getLhs();
+  for (int i = 0; i < 2; ++i) {
+    Operation *def = v.getDefiningOp();
+    if (!def || !v.getType().isInteger(8) ||
+        !isa<arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(
+            def))
+      break;
+    v = def->getOperand(0);
+  }
+  auto trunc = v.getDefiningOp<arith::TruncIOp>();
+  if (!trunc || !trunc.getIn().getType().isInteger(32) ||
+      !trunc.getType().isInteger(8))
+    return nullptr;
+  Value clamped = trunc.getIn();
+  if (!clamped.getDefiningOp<arith::MinSIOp>() &&
+      !clamped.getDefiningOp<arith::MaxSIOp>())
+    return nullptr;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(trunc);
+  Value zero = arith::ConstantOp::create(b, trunc.getLoc(),
+                                         b.getI32IntegerAttr(0));
+  auto add = arith::AddIOp::create(b, trunc.getLoc(), clamped, zero);
+  trunc.getInMutable().assign(add);
+  return add;
+}
+
+/// Removes an addition of addNeutralZeroPoint whose constant was not lifted
+/// (every layer sharing the kernel has zero point 0).
+void removeNeutralAddition(Operation *op) {
+  auto add = cast<arith::AddIOp>(op);
+  Operation *zero = add.getRhs().getDefiningOp();
+  if (!zero)
+    return;
+  add.getResult().replaceAllUsesWith(add.getLhs());
+  add.erase();
+  if (zero->use_empty())
+    zero->erase();
 }
 
 /// Stores i64 vector arguments of the epilogue whose values fit in i32 (in
@@ -415,20 +512,29 @@ struct FuseKernelEpiloguesPass
           {c, epilogue, b.getFunctionType(argTypes, {}), outType});
     }
 
-    // 2. Groups of layers that can share a kernel.
+    // 2. Groups of layers that can share a kernel, the zero points of 0
+    // added back as constants (removed again where not lifted).
+    DenseMap<Operation *, Operation *> neutralAdds;
+    for (Prepared &p : prepared)
+      if (!neutralAdds.count(p.epilogue))
+        neutralAdds[p.epilogue] = addNeutralZeroPoint(b, p.epilogue);
     SmallVector<Group> groups;
     for (Prepared &p : prepared) {
+      SmallVector<Attribute> paired;
       Group *group = llvm::find_if(groups, [&](const Group &g) {
         const Prepared &rep = *g.members.front();
+        paired.clear();
         return rep.fusedType == p.fusedType &&
                rep.c.kernel->getAttr(kKernelAttrName) ==
                    p.c.kernel->getAttr(kKernelAttrName) &&
-               equivalentModuloConstants(rep.epilogue, p.epilogue);
+               equivalentModuloConstants(rep.epilogue, p.epilogue, &paired);
       });
-      if (group == groups.end())
+      if (group == groups.end()) {
         group = &groups.emplace_back();
+        paired = liftableConstants(p.epilogue);
+      }
       group->members.push_back(&p);
-      group->constants.push_back(liftableConstants(p.epilogue));
+      group->constants.push_back(std::move(paired));
     }
 
     // 3. One kernel per group. A constant that differs between members
@@ -467,6 +573,9 @@ struct FuseKernelEpiloguesPass
         epilogue.setFunctionType(b.getFunctionType(
             body.getArgumentTypes(), epilogue.getResultTypes()));
       }
+      if (Operation *add = neutralAdds.lookup(epilogue);
+          add && !isa<BlockArgument>(add->getOperand(1)))
+        removeNeutralAddition(add);
       SmallVector<Type> argTypes(rep.fusedType.getInputs().drop_back());
       for (Type type : liftedTypes)
         argTypes.push_back(MemRefType::get({channels}, type));
