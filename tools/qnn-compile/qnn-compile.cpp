@@ -78,6 +78,15 @@ static cl::opt<bool>
                      "(default; =false lowers qnn operators one by one)"),
             cl::init(true), cl::cat(compileCategory));
 
+// Hidden, as in qnn-run: the threshold of the depthwise kernels' own
+// padding (CompileOptions::depthwiseSelfPaddingMinBytes).
+static cl::opt<int64_t> depthwiseSelfPaddingMinBytes(
+    "depthwise-self-padding-min-bytes",
+    cl::desc("Depthwise kernels of the int16 and generic targets pad by "
+             "themselves from inputs of this many bytes"),
+    cl::init(mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes), cl::Hidden,
+    cl::cat(compileCategory));
+
 /// Links `object` into the shared library `output` with cc.
 static bool linkShared(StringRef object, StringRef output, bool openmp) {
   auto cc = llvm::sys::findProgramByName("cc");
@@ -163,6 +172,7 @@ int main(int argc, char **argv) {
   options.compile.threads =
       resolveThreads(*module, options.compile, /*jit=*/false);
   options.compile.fuseToNPU = npuFuse;
+  options.compile.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   options.prefix = prefix;
   options.cpu = cpu;
   auto functions = compileToObject(std::move(module), options, object);
