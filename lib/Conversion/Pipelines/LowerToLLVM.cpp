@@ -88,7 +88,11 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // qnn-fold-llvm-descriptors then reads the kernels' pointers from their
   // arguments instead of from descriptor structs (which OpenMP regions
   // captured whole).
-  os << "qnn-prepare-llvm-lowering,lower-affine,convert-scf-to-cf,"
+  // qnn-byte-globals first: the constants become flat byte arrays (the
+  // translation and the object writer handle i16/i32 arrays element by
+  // element).
+  os << "qnn-byte-globals,qnn-prepare-llvm-lowering,lower-affine,"
+        "convert-scf-to-cf,"
         "convert-to-llvm,"
      << (parallel ? "convert-openmp-to-llvm," : "")
      << "reconcile-unrealized-casts,qnn-fold-llvm-descriptors";
