@@ -105,8 +105,7 @@ static cl::opt<bool>
 // on small layers.
 static cl::opt<int64_t> depthwiseSelfPaddingMinBytes(
     "depthwise-self-padding-min-bytes",
-    cl::desc("Depthwise kernels of the int16 and generic targets pad by "
-             "themselves from inputs of this many bytes"),
+    cl::desc(mlir::qnn::kDepthwiseSelfPaddingHelp),
     cl::init(mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes), cl::Hidden,
     cl::cat(runCategory));
 // Test hook: flips the low bit of one element of native result 0 before the

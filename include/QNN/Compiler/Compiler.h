@@ -117,6 +117,12 @@ void applyThreadsCLOption(CompileOptions &options);
 /// calls, or "" when the build found none (then only threads = 1 compiles).
 StringRef getOpenMPLibraryPath();
 
+/// The help text of the tools' hidden `--depthwise-self-padding-min-bytes`
+/// (CompileOptions::depthwiseSelfPaddingMinBytes).
+inline constexpr const char *kDepthwiseSelfPaddingHelp =
+    "Depthwise kernels of the int16 and generic targets pad by themselves "
+    "from inputs of this many bytes";
+
 /// The help text of the tools' `--opt-level` (CompileOptions::optLevel).
 inline constexpr const char *kOptLevelHelp =
     "LLVM passes on the native code: 0 none, 1 the short pipeline for the "

@@ -779,7 +779,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   // VNNI one, the others (every one on the other targets, and avx512-vnni's
   // whose w - wzp leave the signed byte range) when the input holds
   // `selfPadMinBytes` or more. The border code (border rows and columns
-  // beside the interior tiles) makes a kernel about 4 times larger, while
+  // beside the interior tiles) makes a kernel about twice as large (4
+  // times before the border rows became one loop of checked tiles), while
   // only the layers over large inputs gain from it (the copy had taken 30%
   // of a 112x112x64 stride-2 layer's time). MobileNet v2 (Zen 3, int16; qnn-run, four
   // interleaved rounds): with every layer padding by itself LLVM took
@@ -2578,6 +2579,23 @@ struct KernelBuilder {
             arith::RemUIOp::create(ob, loc, m, owDim)};
   }
 
+  /// Whether the last tile of `rows` pixels of an image of `pixels`
+  /// pixels (`rest` left after the full tiles) runs the full tile body,
+  /// its rows past the end recomputed or skipped: not where those rows are
+  /// more than 1/16 of the work (7x7 maps: 5 of 49 pixels, pw13 up to 9%
+  /// slower at 2 threads), which keep a short tile of their own.
+  static bool lastTileIsFull(int64_t rows, int64_t rest, int64_t pixels) {
+    return rest != 0 && (rows - rest) * 16 <= pixels;
+  }
+  /// The first position `t * rows` of tile t, clamped so that the tile
+  /// ends by `extent` (the last tile recomputes positions of the one
+  /// before it).
+  Value clampedTileStart(OpBuilder &ob, Value t, int64_t rows,
+                         int64_t extent) {
+    return arith::MinUIOp::create(ob, loc, mul(ob, t, rows),
+                                  idx(ob, extent - rows));
+  }
+
   /// Whether pixelTileLoops runs its tiles of `rowsPerTile` pixels on
   /// threads: with `parallel`, more than one tile, and enough work to pay
   /// for waking a thread team (small kernels run on the calling thread).
@@ -2663,10 +2681,9 @@ struct KernelBuilder {
             // The last tile has rowsPerTile - rest rows past the end: they
             // read the last pixel again and store nothing, so one tile body
             // serves every tile (a second body for the short tile made the
-            // kernel's code up to 1.7 times as large: compile time). Not
-            // where those rows are more than 1/16 of the work (7x7 maps:
-            // 5 of 49 pixels, pw13 up to 9% slower at 2 threads).
-            if ((rowsPerTile - rest) * 16 > pixels) {
+            // kernel's code up to 1.7 times as large: compile time), unless
+            // lastTileIsFull says otherwise.
+            if (!lastTileIsFull(rowsPerTile, rest, pixels)) {
               Value isFull = arith::CmpIOp::create(
                   pb, loc, arith::CmpIPredicate::ult, t, idx(pb, full));
               scf::IfOp::create(
@@ -2690,18 +2707,14 @@ struct KernelBuilder {
     // pixels the tile before it also computed (the same bytes again, by
     // the same thread), so that one tile body serves every tile; a second
     // body for the short tile made a pointwise kernel's code up to twice
-    // as large (compile time). Not where the recomputed pixels are more
-    // than 1/16 of the work, as for the threaded tiles above.
-    bool overlapLast =
-        rest && full && (rowsPerTile - rest) * 16 <= pixels;
+    // as large (compile time).
+    bool overlapLast = full && lastTileIsFull(rowsPerTile, rest, pixels);
     forLoop(b, 0, s.n, 1, [&](OpBuilder &lb, Value nIv) {
       auto allTiles = [&](OpBuilder &gb, Value group) {
         if (overlapLast) {
           forLoop(gb, 0, full + 1, 1, [&](OpBuilder &tb, Value t) {
-            Value first = arith::MinUIOp::create(
-                tb, loc, mul(tb, t, rowsPerTile),
-                idx(tb, pixels - rowsPerTile));
-            emitTile(tb, nIv, first, rowsPerTile, group);
+            emitTile(tb, nIv, clampedTileStart(tb, t, rowsPerTile, pixels),
+                     rowsPerTile, group);
           });
           return;
         }
@@ -3111,7 +3124,7 @@ struct KernelBuilder {
     // Serial code: the rest is one more tile ending at the last pixel,
     // recomputing pixels of the tile before it (as pixelTileLoops does),
     // rather than a plain tile body of its own.
-    bool overlapLast = !threaded && rest && (rows - rest) * 16 <= pixels;
+    bool overlapLast = !threaded && lastTileIsFull(rows, rest, pixels);
     if (overlapLast) {
       ++tiles;
       units = tiles * groups;
@@ -3126,10 +3139,8 @@ struct KernelBuilder {
               arith::RemUIOp::create(ob, loc, u, idx(ob, groups))};
     };
     auto pixelOf = [&](OpBuilder &ob, Value t, int64_t r) {
-      Value first = mul(ob, t, rows);
-      if (overlapLast)
-        first = arith::MinUIOp::create(ob, loc, first,
-                                       idx(ob, pixels - rows));
+      Value first = overlapLast ? clampedTileStart(ob, t, rows, pixels)
+                                : mul(ob, t, rows);
       return pixelCoords(ob, add(ob, first, r));
     };
     // What a unit needs of the unit before it for that unit's epilogue:
@@ -3479,10 +3490,8 @@ struct KernelBuilder {
       if (rowCheck && s.inH != 0 && s.ow >= tileRows) {
         int64_t tiles = (s.ow + tileRows - 1) / tileRows;
         forLoop(ob, 0, tiles, 1, [&](OpBuilder &lb, Value t) {
-          Value ow0 = mul(lb, t, tileRows);
-          if (rest)
-            ow0 = arith::MinUIOp::create(lb, loc, ow0,
-                                         idx(lb, s.ow - tileRows));
+          Value ow0 = rest ? clampedTileStart(lb, t, tileRows, s.ow)
+                           : mul(lb, t, tileRows);
           tileBody(lb, nIv, ohIv, ow0, 0, tileRows, /*rowCheck=*/true,
                    Columns::Dynamic);
         });
