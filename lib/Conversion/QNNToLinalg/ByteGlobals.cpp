@@ -24,40 +24,42 @@ using namespace mlir;
 namespace {
 constexpr uint64_t kMinAlignment = 64;
 
-/// The bytes of `global`'s initial value, when it is a constant dense
-/// array of integers or floats of whole bytes, statically shaped, with the
-/// identity layout in the default memory space, and worth rewriting (wider
-/// than a byte or of rank above 1); nothing otherwise.
-std::optional<std::vector<char>> rewritableBytes(memref::GlobalOp global) {
+/// `global`'s initial value as a flat i8 array of its little-endian bytes,
+/// when it is a constant dense array of integers or floats of whole bytes,
+/// statically shaped, with the identity layout in the default memory space,
+/// and worth rewriting (wider than a byte or of rank above 1); null
+/// otherwise.
+DenseElementsAttr byteValue(memref::GlobalOp global) {
   if (!global.getConstant() || !llvm::sys::IsLittleEndianHost)
-    return std::nullopt;
+    return {};
   auto init = dyn_cast_if_present<DenseIntOrFPElementsAttr>(
       global.getInitialValueAttr());
   MemRefType type = global.getType();
   if (!init || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
       type.getMemorySpace() || type.getRank() == 0 ||
       type.getNumElements() == 0)
-    return std::nullopt;
+    return {};
   Type element = type.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
-    return std::nullopt;
+    return {};
   int64_t width = element.getIntOrFloatBitWidth() / 8;
   if (width == 1 && type.getRank() == 1)
-    return std::nullopt;
-  ArrayRef<char> raw = init.getRawData();
+    return {};
   int64_t count = type.getNumElements();
-  if (init.isSplat()) {
-    if (static_cast<int64_t>(raw.size()) != width)
-      return std::nullopt;
-    std::vector<char> bytes;
-    bytes.reserve(count * width);
-    for (int64_t i = 0; i < count; ++i)
-      bytes.insert(bytes.end(), raw.begin(), raw.end());
-    return bytes;
-  }
-  if (static_cast<int64_t>(raw.size()) != count * width)
-    return std::nullopt;
-  return std::vector<char>(raw.begin(), raw.end());
+  auto bytesType = RankedTensorType::get({count * width},
+                                         IntegerType::get(global.getContext(), 8));
+  ArrayRef<char> raw = init.getRawData();
+  if (!init.isSplat())
+    return static_cast<int64_t>(raw.size()) == count * width
+               ? DenseElementsAttr::getFromRawBuffer(bytesType, raw)
+               : DenseElementsAttr();
+  if (static_cast<int64_t>(raw.size()) != width)
+    return {};
+  std::vector<char> bytes;
+  bytes.reserve(count * width);
+  for (int64_t i = 0; i < count; ++i)
+    bytes.insert(bytes.end(), raw.begin(), raw.end());
+  return DenseElementsAttr::getFromRawBuffer(bytesType, bytes);
 }
 
 struct ByteGlobalsPass : qnn::impl::ByteGlobalsBase<ByteGlobalsPass> {
@@ -68,14 +70,12 @@ struct ByteGlobalsPass : qnn::impl::ByteGlobalsBase<ByteGlobalsPass> {
     // The rewritten globals, by name, with their original types.
     llvm::DenseMap<StringAttr, MemRefType> original;
     for (auto global : module.getOps<memref::GlobalOp>()) {
-      std::optional<std::vector<char>> bytes = rewritableBytes(global);
+      DenseElementsAttr bytes = byteValue(global);
       if (!bytes)
         continue;
       original[global.getSymNameAttr()] = global.getType();
-      auto byteCount = static_cast<int64_t>(bytes->size());
-      global.setType(MemRefType::get({byteCount}, i8));
-      global.setInitialValueAttr(DenseElementsAttr::getFromRawBuffer(
-          RankedTensorType::get({byteCount}, i8), *bytes));
+      global.setType(MemRefType::get({bytes.getNumElements()}, i8));
+      global.setInitialValueAttr(bytes);
       uint64_t alignment = std::max<uint64_t>(
           global.getAlignment().value_or(0), kMinAlignment);
       global.setAlignmentAttr(

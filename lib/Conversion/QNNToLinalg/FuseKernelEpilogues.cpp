@@ -347,14 +347,10 @@ bool equivalentModuloConstants(func::FuncOp a, func::FuncOp b,
     for (auto [xr, yr] : llvm::zip(x->getResults(), y->getResults()))
       mapping.map(xr, yr);
   }
-  // Every constant paired (one that nothing uses has no partner).
-  int64_t countA = 0, countB = 0;
-  for (Operation &op : ab)
-    countA += isLiftableConstant(op);
-  for (Operation &op : bb)
-    countB += isLiftableConstant(op);
-  if (static_cast<int64_t>(aToB.size()) != countA ||
-      static_cast<int64_t>(bToA.size()) != countB)
+  // Every constant paired (one that nothing uses has no partner): the
+  // bodies' operations other than xs and ys.
+  if (aToB.size() != ab.getOperations().size() - xs.size() ||
+      bToA.size() != bb.getOperations().size() - ys.size())
     return false;
   if (paired)
     for (Operation &op : ab)
