@@ -2610,61 +2610,59 @@ struct KernelBuilder {
 
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
   /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow, group)`
-  /// with the coordinates of each pixel of the tile; the remaining pixels
-  /// are one shorter tile. Tiles cross output rows, so that a narrow map
-  /// (7x7) does not fall back to single-pixel tiles. Serial code passes a
-  /// null `group` (the tile covers every output channel). With `parallel`,
-  /// one scf.parallel runs every (tile, group) pair of every image,
-  /// `group` being one of the `groups` groups of output channels: threads
-  /// split a layer of few pixels (7x7x1024: 9 tiles) by channels too.
-  /// With `groupMajor`, serial code loops over the groups outside the
-  /// tiles: each group's weights are then read once for all tiles rather
-  /// than all the weights once per tile. (The parallel loop stays
-  /// tile-major: threads that split a pixel's channels write parts of the
-  /// same cache lines, and a 2-thread pw3 ran 3x slower that way.)
-  /// `tile` also gets, for each pixel, the condition under which it is
-  /// stored (null: always; see the threaded loop).
-  void pixelTileLoops(int64_t rowsPerTile, int64_t groups, bool groupMajor,
-                      function_ref<void(OpBuilder &, Value, ArrayRef<Value>,
-                                        ArrayRef<Value>, Value,
-                                        ArrayRef<Value>)>
-                          tile) {
+  /// with the coordinates of each pixel of the tile. Tiles cross output
+  /// rows, so that a narrow map (7x7) does not fall back to single-pixel
+  /// tiles. The remaining pixels (fewer than a tile, once per image) are
+  /// one more full tile ending at the image's last pixel, whose first
+  /// rowsPerTile - rest pixels the tile before it also computed (the same
+  /// bytes again, by the same thread), so that one tile body serves every
+  /// tile: a second body for the short tile made a pointwise kernel's code
+  /// up to twice as large (compile time); unless lastTileIsFull says
+  /// otherwise, when they are one shorter tile. Serial code passes a null
+  /// `group` (the tile covers every output channel). With `parallel`, one
+  /// scf.parallel runs every (tile, group) pair of every image, `group`
+  /// being one of the `groups` groups of output channels: threads split a
+  /// layer of few pixels (7x7x1024: 9 tiles) by channels too. With
+  /// `groupMajor`, serial code loops over the groups outside the tiles:
+  /// each group's weights are then read once for all tiles rather than all
+  /// the weights once per tile. (The parallel loop stays tile-major:
+  /// threads that split a pixel's channels write parts of the same cache
+  /// lines, and a 2-thread pw3 ran 3x slower that way.)
+  void pixelTileLoops(
+      int64_t rowsPerTile, int64_t groups, bool groupMajor,
+      function_ref<void(OpBuilder &, Value, ArrayRef<Value>, ArrayRef<Value>,
+                        Value)>
+          tile) {
     int64_t pixels = s.oh * s.ow, full = pixels / rowsPerTile;
     int64_t rest = pixels % rowsPerTile;
-    // Rows from `guardedFrom` on (none by default) may fall past the
-    // image's last pixel: they read that pixel again and store only when
-    // inside the image.
     auto emitTile = [&](OpBuilder &ob, Value nIv, Value first, int64_t rows,
-                        Value group,
-                        int64_t guardedFrom =
-                            std::numeric_limits<int64_t>::max()) {
-      SmallVector<Value> ohs, ows, stored;
+                        Value group) {
+      SmallVector<Value> ohs, ows;
       for (int64_t r = 0; r < rows; ++r) {
-        Value p = add(ob, first, r), store;
-        if (r >= guardedFrom) {
-          store = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult, p,
-                                        idx(ob, pixels));
-          p = arith::MinUIOp::create(ob, loc, p, idx(ob, pixels - 1));
-        }
-        auto [oh, ow] = pixelCoords(ob, p);
+        auto [oh, ow] = pixelCoords(ob, add(ob, first, r));
         ohs.push_back(oh);
         ows.push_back(ow);
-        stored.push_back(store);
       }
-      tile(ob, nIv, ohs, ows, group, stored);
+      tile(ob, nIv, ohs, ows, group);
     };
-    // The last pixels (fewer than a tile, once per image) as one shorter
-    // tile. (One pixel at a time, their accumulators were a few dependent
-    // chains: the 4 last pixels of a 14x14 layer took 7% of its time.)
+    // The last pixels as one shorter tile. (One pixel at a time, their
+    // accumulators were a few dependent chains: the 4 last pixels of a
+    // 14x14 layer took 7% of its time.)
     auto emitRest = [&](OpBuilder &ob, Value nIv, Value group) {
       if (rest)
         emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest, group);
     };
-    // With threads, an image's last pixels are one more iteration of the
-    // parallel loop (serial after it, the other threads waited for them:
-    // 4 single pixels of 512 channels each in a 14x14 layer).
+    bool overlapLast = full && lastTileIsFull(rowsPerTile, rest, pixels);
     if (tilesThreaded(rowsPerTile)) {
-      int64_t tiles = rest ? full + 1 : full;
+      // With threads, the overlapping last tile runs in the iteration of
+      // the tile before it (two tiles of different threads writing the
+      // same bytes would race); a short last tile is one more iteration
+      // (serial after the loop, the other threads waited for it: 4 single
+      // pixels of 512 channels each in a 14x14 layer). (The threaded
+      // kernels ran the last tile's rows past the end on the last pixel
+      // again, storing each row under a condition: twice the code of the
+      // serial kernels, which MobileNet v2's compile time paid for.)
+      int64_t tiles = rest && !overlapLast ? full + 1 : full;
       parallelOverImages(
           b, tiles * groups, [&](OpBuilder &pb, Value nIv, Value i) {
             // One group (null) when the tile's channels are all one group.
@@ -2673,42 +2671,37 @@ struct KernelBuilder {
               t = arith::DivUIOp::create(pb, loc, i, idx(pb, groups));
               group = arith::RemUIOp::create(pb, loc, i, idx(pb, groups));
             }
+            if (overlapLast) {
+              Value last = arith::CmpIOp::create(
+                  pb, loc, arith::CmpIPredicate::eq, t, idx(pb, full - 1));
+              Value end = arith::SelectOp::create(
+                  pb, loc, last, add(pb, t, 2), add(pb, t, 1));
+              forLoop(pb, t, end, 1, [&](OpBuilder &tb, Value u) {
+                emitTile(tb, nIv, clampedTileStart(tb, u, rowsPerTile, pixels),
+                         rowsPerTile, group);
+              });
+              return;
+            }
             Value first = mul(pb, t, rowsPerTile);
             if (!rest) {
               emitTile(pb, nIv, first, rowsPerTile, group);
               return;
             }
-            // The last tile has rowsPerTile - rest rows past the end: they
-            // read the last pixel again and store nothing, so one tile body
-            // serves every tile (a second body for the short tile made the
-            // kernel's code up to 1.7 times as large: compile time), unless
-            // lastTileIsFull says otherwise.
-            if (!lastTileIsFull(rowsPerTile, rest, pixels)) {
-              Value isFull = arith::CmpIOp::create(
-                  pb, loc, arith::CmpIPredicate::ult, t, idx(pb, full));
-              scf::IfOp::create(
-                  pb, loc, isFull,
-                  [&](OpBuilder &tb, Location) {
-                    emitTile(tb, nIv, first, rowsPerTile, group);
-                    scf::YieldOp::create(tb, loc);
-                  },
-                  [&](OpBuilder &eb, Location) {
-                    emitRest(eb, nIv, group);
-                    scf::YieldOp::create(eb, loc);
-                  });
-              return;
-            }
-            emitTile(pb, nIv, first, rowsPerTile, group, rest);
+            Value isFull = arith::CmpIOp::create(
+                pb, loc, arith::CmpIPredicate::ult, t, idx(pb, full));
+            scf::IfOp::create(
+                pb, loc, isFull,
+                [&](OpBuilder &tb, Location) {
+                  emitTile(tb, nIv, first, rowsPerTile, group);
+                  scf::YieldOp::create(tb, loc);
+                },
+                [&](OpBuilder &eb, Location) {
+                  emitRest(eb, nIv, group);
+                  scf::YieldOp::create(eb, loc);
+                });
           });
       return;
     }
-    // Serial code: the last tile, when there is a rest, is one more full
-    // tile ending at the image's last pixel, whose first rowsPerTile - rest
-    // pixels the tile before it also computed (the same bytes again, by
-    // the same thread), so that one tile body serves every tile; a second
-    // body for the short tile made a pointwise kernel's code up to twice
-    // as large (compile time).
-    bool overlapLast = full && lastTileIsFull(rowsPerTile, rest, pixels);
     forLoop(b, 0, s.n, 1, [&](OpBuilder &lb, Value nIv) {
       auto allTiles = [&](OpBuilder &gb, Value group) {
         if (overlapLast) {
@@ -3013,8 +3006,7 @@ struct KernelBuilder {
     // iteration) of the pixels (ohs[r], ows[r]), its epilogue applied as
     // soon as its reduction ends.
     auto tileBody = [&](OpBuilder &tb, Value nIv, ArrayRef<Value> ohs,
-                        ArrayRef<Value> ows, Value group,
-                        ArrayRef<Value> stored) {
+                        ArrayRef<Value> ows, Value group) {
       int64_t rows = ohs.size();
       Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
       Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
@@ -3063,17 +3055,8 @@ struct KernelBuilder {
               SmallVector<Value> pixelAccs;
               for (int64_t j = 0; j < nr; ++j)
                 pixelAccs.push_back(accumulator(r, j));
-              if (r >= static_cast<int64_t>(stored.size()) || !stored[r]) {
-                storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
-                           constants);
-                continue;
-              }
-              scf::IfOp::create(bb, loc, stored[r], [&](OpBuilder &ib,
-                                                        Location) {
-                storePixel(ib, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
-                           constants);
-                scf::YieldOp::create(ib, loc);
-              });
+              storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
+                         constants);
             }
             scf::YieldOp::create(bb, loc);
           });
@@ -3235,7 +3218,7 @@ struct KernelBuilder {
         ohs.push_back(oh);
         ows.push_back(ow);
       }
-      tileBody(rb, nIv, ohs, ows, Value(), {});
+      tileBody(rb, nIv, ohs, ows, Value());
     };
     if (threaded) {
       // About 8 units per strip; at least 16 strips while there are as

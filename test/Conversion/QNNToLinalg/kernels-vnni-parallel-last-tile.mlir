@@ -1,13 +1,16 @@
 // With threads, a pointwise kernel whose pixels are not a whole number of
-// tiles runs every tile, the last one included, through one tile body:
-// 64 pixels are 10 tiles of 6 and a last tile whose rows 4 and 5 fall past
-// the end. Those rows read the last pixel (arith.minui with 63) and store
-// nothing (scf.if on pixel < 64); rows 0-3 always store. One body of
-// 6 rows x 4 blocks x 2 K steps = 48 vpdpbusd, no second body for the
-// short tile (which made the kernels' code up to 1.7 times as large). 128
-// output channels are two groups of 4 blocks: 11 x 2 = 22 iterations.
-// (When the rows past the end are more than 1/16 of the pixels, the short
-// tile keeps a body of its own: kernels-vnni-parallel.mlir.)
+// tiles runs every tile, the last one included, through one tile body, as
+// serial code does: 64 pixels are 10 tiles of 6 and a last tile ending at
+// pixel 63 (first pixel min(6 u, 58)), which recomputes pixels 58 and 59
+// of the tile before it. That tile runs in the same parallel iteration as
+// the one before it (t = 9 loops over u = 9, 10), so that no two threads
+// write the same bytes. One body of 6 rows x 4 blocks x 2 K steps = 48
+// vpdpbusd and 24 unconditional stores: no second body for a short tile
+// (which made the kernels' code up to 1.7 times as large) and no stores
+// under conditions (which made it twice as large). 128 output channels
+// are two groups of 4 blocks: 10 x 2 = 20 iterations. (When the rows past
+// the end are more than 1/16 of the pixels, the short tile keeps a body
+// of its own: kernels-vnni-parallel.mlir.)
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s
 // The kernel's constants are unique and at the top of its entry block
 // (the builder makes one where it needs one: a quarter of MobileNet v2's
@@ -21,24 +24,20 @@
 // CONST: return
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni
-// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c22) step
+// CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c20) step
 // CHECK: %[[T:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
-// CHECK: %[[FIRST:.*]] = arith.muli %[[T]], %c6{{(_[0-9]+)?}} : index
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[T]], %c9{{(_[0-9]+)?}} : index
+// CHECK: %[[NEXT:.*]] = arith.addi %[[T]], %c1{{(_[0-9]+)?}} : index
+// CHECK: %[[AFTER:.*]] = arith.addi %[[T]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[END:.*]] = arith.select %[[LAST]], %[[AFTER]], %[[NEXT]] : index
+// CHECK: scf.for %[[U:.*]] = %[[T]] to %[[END]] step
+// CHECK: %[[START:.*]] = arith.muli %[[U]], %c6{{(_[0-9]+)?}} : index
+// CHECK: arith.minui %[[START]], %c58{{(_[0-9]+)?}} : index
 // CHECK-NOT: scf.if
-// CHECK: %[[P4:.*]] = arith.addi %[[FIRST]], %c4{{(_[0-9]+)?}} : index
-// CHECK: %[[IN4:.*]] = arith.cmpi ult, %[[P4]], %c64{{(_[0-9]+)?}} : index
-// CHECK: arith.minui %[[P4]], %c63{{(_[0-9]+)?}} : index
-// CHECK: %[[P5:.*]] = arith.addi %[[FIRST]], %c5{{(_[0-9]+)?}} : index
-// CHECK: %[[IN5:.*]] = arith.cmpi ult, %[[P5]], %c64{{(_[0-9]+)?}} : index
-// CHECK: arith.minui %[[P5]], %c63{{(_[0-9]+)?}} : index
-// CHECK: scf.for
 // CHECK-COUNT-48: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-NOT: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// CHECK-COUNT-16: vector.store
-// CHECK-NEXT: scf.if %[[IN4]] {
-// CHECK-COUNT-4: vector.store
-// CHECK: scf.if %[[IN5]] {
-// CHECK-COUNT-4: vector.store
+// CHECK-NOT: scf.if
+// CHECK-COUNT-24: vector.store
 // CHECK-NOT: vector.store
 // CHECK-NOT: llvm.call_intrinsic
 // CHECK: return
