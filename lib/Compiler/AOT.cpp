@@ -159,6 +159,11 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   }
   builder->setRelocationModel(options.pic ? llvm::Reloc::PIC_
                                           : llvm::Reloc::Static);
+  // The small code model, a C compiler's: JITTargetMachineBuilder's
+  // target machines are JIT ones, whose x86-64 default is the large model
+  // (every address of a constant or function a 64-bit immediate, and in
+  // PIC code a GOT base computed in each function).
+  builder->setCodeModel(llvm::CodeModel::Small);
   builder->setCodeGenOptLevel(options.compile.optLevel >= 1
                                   ? llvm::CodeGenOptLevel::Aggressive
                                   : llvm::CodeGenOptLevel::Less);
