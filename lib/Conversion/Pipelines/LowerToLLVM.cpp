@@ -90,10 +90,14 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
   // captured whole).
   // qnn-byte-globals first: the constants become flat byte arrays (the
   // translation and the object writer handle i16/i32 arrays element by
-  // element).
+  // element). The two whole-module conversions run without pattern
+  // rollback (their patterns do not fail after rewriting): the driver
+  // then keeps no undo log, and convert-to-llvm took a quarter less time
+  // on MobileNet v2 (0.25 -> 0.19 s under qnn-opt; the serial code's
+  // object byte for byte the same).
   os << "qnn-byte-globals,qnn-prepare-llvm-lowering,lower-affine,"
-        "convert-scf-to-cf,"
-        "convert-to-llvm,"
+        "convert-scf-to-cf{allow-pattern-rollback=false},"
+        "convert-to-llvm{allow-pattern-rollback=false},"
      << (parallel ? "convert-openmp-to-llvm," : "")
      << "reconcile-unrealized-casts,qnn-fold-llvm-descriptors";
   return parsePassPipeline(pipeline, pm);
