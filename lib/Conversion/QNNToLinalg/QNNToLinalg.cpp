@@ -1561,20 +1561,27 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         qmath::AddParams p =
             (subtract ? qmath::computeSubParams : qmath::computeAddParams)(
                 lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
+        // The rescaled i32 clamped to the range less the offset, then the
+        // offset added (addZeroPointClampAndNarrow): 32-bit lanes rather
+        // than 64-bit ones, which AVX2 has no min or max for.
         auto [a, c] = scaledOperands(b, l, lhs, rhs, p);
         Value sum = arith::AddIOp::create(b, l, a, c);
-        out = arith::AddIOp::create(
-            b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, sum, p.output)),
-            intConst(b, l, i64, p.outputOffset));
+        linalg::YieldOp::create(
+            b, l,
+            addZeroPointClampAndNarrow(b, l, mbqm(b, l, sum, p.output),
+                                       p.outputOffset, qmin, qmax, storage));
+        return;
       } else {
         qmath::QuantizedMultiplier m =
             qmath::computeMulMultiplier(lhsScale, rhsScale, outScale);
         Value product = arith::MulIOp::create(
             b, l, arith::SubIOp::create(b, l, lhs, intConst(b, l, i32, lhsZp)),
             arith::SubIOp::create(b, l, rhs, intConst(b, l, i32, rhsZp)));
-        out = arith::AddIOp::create(
-            b, l, arith::ExtSIOp::create(b, l, i64, mbqm(b, l, product, m)),
-            intConst(b, l, i64, outZp));
+        linalg::YieldOp::create(
+            b, l,
+            addZeroPointClampAndNarrow(b, l, mbqm(b, l, product, m), outZp,
+                                       qmin, qmax, storage));
+        return;
       }
       linalg::YieldOp::create(b, l,
                               clampAndNarrow(b, l, out, qmin, qmax, storage));
