@@ -2674,8 +2674,11 @@ struct KernelBuilder {
             if (overlapLast) {
               Value last = arith::CmpIOp::create(
                   pb, loc, arith::CmpIPredicate::eq, t, idx(pb, full - 1));
-              Value end = arith::SelectOp::create(
-                  pb, loc, last, add(pb, t, 2), add(pb, t, 1));
+              // One statement per op: the IR's order must not depend on
+              // the compiler's order of evaluating arguments.
+              Value next = add(pb, t, 1);
+              Value after = add(pb, t, 2);
+              Value end = arith::SelectOp::create(pb, loc, last, after, next);
               forLoop(pb, t, end, 1, [&](OpBuilder &tb, Value u) {
                 emitTile(tb, nIv, clampedTileStart(tb, u, rowsPerTile, pixels),
                          rowsPerTile, group);
