@@ -1430,6 +1430,17 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     }
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
+      // TFLite's sequences end in an i32 rescaled value plus an offset:
+      // the i32 is clamped to the range less the offset, then the offset
+      // added (addZeroPointClampAndNarrow), on 32-bit lanes (adding the
+      // offset to the i64 first left the clamp on 64-bit lanes, which AVX2
+      // has no min or max for).
+      auto yieldWithOffset = [&](Value rescaled, int64_t offset) {
+        linalg::YieldOp::create(
+            b, l,
+            addZeroPointClampAndNarrow(b, l, rescaled, offset, qmin, qmax,
+                                       storage));
+      };
       Value lhs = extendTo(b, l, args[0], i32, isUnsigned);
       Value rhs = extendTo(b, l, args[1], i32, isUnsigned);
       Value out;
@@ -1552,24 +1563,16 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         auto [a, c] = scaledOperands(b, l, lhs, rhs, p);
         Value diff = arith::SubIOp::create(b, l, a, c);
         Value squared = arith::MulIOp::create(b, l, diff, diff);
-        out = arith::AddIOp::create(
-            b, l,
-            arith::ExtSIOp::create(b, l, i64, mbqm(b, l, squared, p.output)),
-            intConst(b, l, i64, p.outputOffset));
+        yieldWithOffset(mbqm(b, l, squared, p.output), p.outputOffset);
+        return;
       } else if constexpr (!std::is_same_v<BinaryOp, MulOp>) {
         // ADD, and SUB with the rhs multiplier negated.
         qmath::AddParams p =
             (subtract ? qmath::computeSubParams : qmath::computeAddParams)(
                 lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp);
-        // The rescaled i32 clamped to the range less the offset, then the
-        // offset added (addZeroPointClampAndNarrow): 32-bit lanes rather
-        // than 64-bit ones, which AVX2 has no min or max for.
         auto [a, c] = scaledOperands(b, l, lhs, rhs, p);
         Value sum = arith::AddIOp::create(b, l, a, c);
-        linalg::YieldOp::create(
-            b, l,
-            addZeroPointClampAndNarrow(b, l, mbqm(b, l, sum, p.output),
-                                       p.outputOffset, qmin, qmax, storage));
+        yieldWithOffset(mbqm(b, l, sum, p.output), p.outputOffset);
         return;
       } else {
         qmath::QuantizedMultiplier m =
@@ -1577,10 +1580,7 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
         Value product = arith::MulIOp::create(
             b, l, arith::SubIOp::create(b, l, lhs, intConst(b, l, i32, lhsZp)),
             arith::SubIOp::create(b, l, rhs, intConst(b, l, i32, rhsZp)));
-        linalg::YieldOp::create(
-            b, l,
-            addZeroPointClampAndNarrow(b, l, mbqm(b, l, product, m), outZp,
-                                       qmin, qmax, storage));
+        yieldWithOffset(mbqm(b, l, product, m), outZp);
         return;
       }
       linalg::YieldOp::create(b, l,
