@@ -2581,9 +2581,10 @@ struct KernelBuilder {
 
   /// Whether the last tile of `rows` pixels of an image of `pixels`
   /// pixels (`rest` left after the full tiles) runs the full tile body,
-  /// its rows past the end recomputed or skipped: not where those rows are
-  /// more than 1/16 of the work (7x7 maps: 5 of 49 pixels, pw13 up to 9%
-  /// slower at 2 threads), which keep a short tile of their own.
+  /// ending at the last pixel and recomputing rows - rest pixels of the
+  /// tile before it: not where those are more than 1/16 of the work (7x7
+  /// maps: 5 of 49 pixels, pw13 up to 9% slower at 2 threads), which keep
+  /// a short tile of their own.
   static bool lastTileIsFull(int64_t rows, int64_t rest, int64_t pixels) {
     return rest != 0 && (rows - rest) * 16 <= pixels;
   }
@@ -2652,6 +2653,15 @@ struct KernelBuilder {
       if (rest)
         emitTile(ob, nIv, idx(ob, full * rowsPerTile), rest, group);
     };
+    // Full tiles [from, to), the last of them clamped to end at the last
+    // pixel (clampedTileStart).
+    auto clampedTiles = [&](OpBuilder &ob, Value nIv, Value from, Value to,
+                            Value group) {
+      forLoop(ob, from, to, 1, [&](OpBuilder &tb, Value t) {
+        emitTile(tb, nIv, clampedTileStart(tb, t, rowsPerTile, pixels),
+                 rowsPerTile, group);
+      });
+    };
     bool overlapLast = full && lastTileIsFull(rowsPerTile, rest, pixels);
     if (tilesThreaded(rowsPerTile)) {
       // With threads, the overlapping last tile runs in the iteration of
@@ -2679,10 +2689,7 @@ struct KernelBuilder {
               Value next = add(pb, t, 1);
               Value after = add(pb, t, 2);
               Value end = arith::SelectOp::create(pb, loc, last, after, next);
-              forLoop(pb, t, end, 1, [&](OpBuilder &tb, Value u) {
-                emitTile(tb, nIv, clampedTileStart(tb, u, rowsPerTile, pixels),
-                         rowsPerTile, group);
-              });
+              clampedTiles(pb, nIv, t, end, group);
               return;
             }
             Value first = mul(pb, t, rowsPerTile);
@@ -2708,10 +2715,7 @@ struct KernelBuilder {
     forLoop(b, 0, s.n, 1, [&](OpBuilder &lb, Value nIv) {
       auto allTiles = [&](OpBuilder &gb, Value group) {
         if (overlapLast) {
-          forLoop(gb, 0, full + 1, 1, [&](OpBuilder &tb, Value t) {
-            emitTile(tb, nIv, clampedTileStart(tb, t, rowsPerTile, pixels),
-                     rowsPerTile, group);
-          });
+          clampedTiles(gb, nIv, idx(gb, 0), idx(gb, full + 1), group);
           return;
         }
         if (full)
