@@ -160,6 +160,39 @@ def CopiesToLinalg : Pass<"qnn-copies-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def SimplifyIntRanges : Pass<"qnn-simplify-int-ranges", "ModuleOp"> {
+  let summary = "Remove clamps and 8-bit round trips that value ranges make "
+                "redundant";
+  let description = [{
+    Infers the range of integer values backwards from each candidate
+    operation through the `InferIntRangeInterface` of the operations that
+    define them (constants, extensions, shifts, products, clamps; block
+    arguments are unbounded), memoized, without a dataflow solver, and
+    rewrites:
+
+    - `arith.maxsi` / `arith.minsi` / `arith.maxui` / `arith.minui` that
+      always return their non-constant operand into that operand: a clamp
+      that never clamps (the 32-bit saturation of a rescale whose input is
+      a widened 8-bit value, or whose right shift is at least 32);
+    - `arith.extsi(arith.trunci(v))` and `arith.extui(arith.trunci(v))`
+      where v always fits the truncated type (signed or unsigned) into one
+      conversion of v (`arith.trunci`, `arith.extsi` / `arith.extui`) or v
+      itself: a requantized 8-bit value that the next layer's input
+      widening sign-extends to 16 bits, once the two generics are fused.
+
+    The arguments of a kernel epilogue function after the accumulator are
+    bounded by the hull of their `qnn.argument_ranges` (the constants that
+    layers sharing the kernel disagree on). Runs after
+    `qnn-fuse-kernel-epilogues` (which fuses the next layer's input
+    widening into an epilogue), so that the kernels' epilogues and the
+    elementwise loops get the shorter forms: fewer vector instructions, and
+    much less LLVM instruction selection time (each operation of a 16-lane
+    epilogue costs LLVM's DAG combiner known-bits queries over its whole
+    operand cone).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def FuseKernelEpilogues : Pass<"qnn-fuse-kernel-epilogues", "ModuleOp"> {
   let summary = "Move the requantize epilogue of convolution kernels into them";
   let description = [{

@@ -49,13 +49,15 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
   // into one linalg.generic, moved into the kernels where they follow one,
-  // and vectorized before bufferization. target=loops keeps the scalar
-  // loops of every op (the simplest path, to compare the others with).
+  // and vectorized before bufferization; qnn-simplify-int-ranges removes
+  // the clamps and 8-bit round trips of the fused bodies that value ranges
+  // make redundant. target=loops keeps the scalar loops of every op (the
+  // simplest path, to compare the others with).
   if (!loops)
     os << "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues"
        << (options.fuseDepthwiseEpilogues ? "" : "{fuse-depthwise=false}")
-       << ",qnn-vectorize-elementwise{parallel=" << parallelFlag
-       << "},canonicalize,";
+       << ",qnn-simplify-int-ranges,qnn-vectorize-elementwise{parallel="
+       << parallelFlag << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.

@@ -1883,7 +1883,8 @@ struct KernelBuilder {
   }
 
   /// Matches trunci(minsi(maxsi(shrsi(addi(P, shli(1, subi(T, 1))), T),
-  /// INT32_MIN), INT32_MAX)) with P = muli(sext a, b) and T = addi(sext r,
+  /// INT32_MIN), INT32_MAX)), or the same without either bound, with P =
+  /// muli(sext a, b) and T = addi(sext r,
   /// 31) or a constant >= 31, intermediates used only inside the pattern
   /// (the emitSingleRoundingMultiply form without a left shift). With a
   /// per-channel r, canonicalization folds subi(T, 1) into addi(sext r,
@@ -1894,21 +1895,36 @@ struct KernelBuilder {
       return std::nullopt;
     auto isConst = isConstantInt;
     RoundedProduct r;
-    auto minOp = trunc.getIn().getDefiningOp<arith::MinSIOp>();
-    if (!minOp || !minOp->hasOneUse() ||
-        !isConst(minOp.getRhs(), std::numeric_limits<int32_t>::max()))
-      return std::nullopt;
-    auto maxOp = minOp.getLhs().getDefiningOp<arith::MaxSIOp>();
-    if (!maxOp || !maxOp->hasOneUse() ||
-        !isConst(maxOp.getRhs(), std::numeric_limits<int32_t>::min()))
-      return std::nullopt;
-    auto shr = maxOp.getLhs().getDefiningOp<arith::ShRSIOp>();
+    // The saturation to i32: minsi(maxsi(...)), less the bounds that
+    // qnn-simplify-int-ranges removed (the shift keeps the products in
+    // range).
+    Value shifted = trunc.getIn();
+    arith::MinSIOp minOp = shifted.getDefiningOp<arith::MinSIOp>();
+    if (minOp) {
+      if (!minOp->hasOneUse() ||
+          !isConst(minOp.getRhs(), std::numeric_limits<int32_t>::max()))
+        return std::nullopt;
+      shifted = minOp.getLhs();
+    }
+    arith::MaxSIOp maxOp = shifted.getDefiningOp<arith::MaxSIOp>();
+    if (maxOp) {
+      if (!maxOp->hasOneUse() ||
+          !isConst(maxOp.getRhs(), std::numeric_limits<int32_t>::min()))
+        return std::nullopt;
+      shifted = maxOp.getLhs();
+    }
+    // An arithmetic shift; without the clamp, canonicalization turns a
+    // shift by exactly 32 into a logical one (the same low 32 bits).
+    Operation *shr = shifted.getDefiningOp<arith::ShRSIOp>();
+    if (auto shrui = shifted.getDefiningOp<arith::ShRUIOp>();
+        shrui && !minOp && !maxOp && isConst(shrui.getRhs(), 32))
+      shr = shrui;
     if (!shr || !shr->hasOneUse())
       return std::nullopt;
-    auto add = shr.getLhs().getDefiningOp<arith::AddIOp>();
+    auto add = shr->getOperand(0).getDefiningOp<arith::AddIOp>();
     if (!add || !add->hasOneUse())
       return std::nullopt;
-    Value total = shr.getRhs();
+    Value total = shr->getOperand(1);
     // The shift: 31 + r.
     APInt constTotal;
     if (matchPattern(total, m_ConstantInt(&constTotal))) {
@@ -1959,7 +1975,11 @@ struct KernelBuilder {
       return std::nullopt;
     // The shift sum may have other users (the rounding term's subi is one);
     // it stays cloned, unused ones are dead code for LLVM.
-    r.ops.append({mul, add, shr, maxOp, minOp});
+    r.ops.append({mul, add, shr});
+    if (maxOp)
+      r.ops.push_back(maxOp);
+    if (minOp)
+      r.ops.push_back(minOp);
     return r;
   }
 
