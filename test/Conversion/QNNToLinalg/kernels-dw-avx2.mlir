@@ -172,10 +172,12 @@ func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
 // each column is clamped into the input and selected against the zero
 // point's lanes, and the last of the 3 tiles starts at column 6
 // (arith.minui), recomputing columns 6 and 7 rather than taking a tile
-// body of its own. The interior rows (1 to 8) keep their tiles at
-// constant positions: column 0 (whose column -1 is the zero point's
-// lanes, known here), a loop of unchecked tiles, and a last tile of 2
-// pixels from column 8.
+// body of its own. The interior rows (1 to 8) are one loop of 3 tiles as
+// well: an scf.index_switch on the tile accumulates tile 0 at its
+// constant position (whose column -1 is the zero point's lanes, known
+// here), tile 2 at column 6 (its column 10 known the same way), and the
+// interior tile 1 without checks; one epilogue and four stores follow for
+// all three.
 // ROWS-LABEL: func.func private @__qnn_kernel_dwavx2_1_12_12_16_10_10_3_3_1_1_1_1_16_1_0_0_1_10_10_1_1(
 // ROWS: scf.for %{{.*}} = %c0 to %c2 step %c1 {
 // ROWS: scf.for %[[T:.*]] = %c0 to %c3 step %c1 {
@@ -187,16 +189,21 @@ func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
 // ROWS-COUNT-3: vector.store
 // ROWS-NOT: vector.store
 // ROWS: scf.for %{{.*}} = %c0 to %c8 step %c1 {
+// ROWS: scf.for %[[T2:.*]] = %c0 to %c3 step %c1 {
+// ROWS: %[[OW2:.*]] = arith.muli %[[T2]], %c4 : index
+// ROWS: %[[OWI:.*]] = arith.minui %[[OW2]], %c6 : index
+// ROWS: scf.index_switch %[[T2]] -> vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>
+// ROWS-NEXT: case 0 {
 // ROWS-NOT: arith.select
-// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %c0, %{{.*}}, %{{.*}}]
+// ROWS-NOT: vector.store
+// ROWS: case 2 {
+// ROWS-NOT: arith.select
+// ROWS-NOT: vector.store
+// ROWS: default {
+// ROWS-NOT: arith.select
+// ROWS-NOT: vector.store
+// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[OWI]], %{{.*}}, %{{.*}}]
 // ROWS-COUNT-3: vector.store
-// ROWS: scf.for %[[OW1:.*]] = %c4 to %c8 step %c4 {
-// ROWS-NOT: arith.select
-// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[OW1]], %{{.*}}, %{{.*}}]
-// ROWS-COUNT-3: vector.store
-// ROWS-NOT: arith.select
-// ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %c8, %{{.*}}, %{{.*}}]
-// ROWS: vector.store
 // ROWS-NOT: vector.store
 // ROWS: return
 func.func @dw_row_tiles(%x: tensor<1x10x10x16xi8>) -> tensor<1x10x10x16xi32> {
