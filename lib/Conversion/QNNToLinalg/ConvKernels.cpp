@@ -1004,9 +1004,7 @@ struct KernelBuilder {
     DenseMap<Attribute, Value> constants;
     DenseMap<std::pair<Value, const char *>, Value> derivations;
     /// argumentRanges' parse of the epilogue's record.
-    std::optional<
-        SmallVector<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>>
-        layers;
+    std::optional<SmallVector<SmallVector<ArgumentRange>>> layers;
   };
   Memo memo = {};
 
@@ -1141,27 +1139,10 @@ struct KernelBuilder {
   /// range of argument a over the channels of layer m; none where an
   /// argument is not an integer. No layers without the record. Read once
   /// per kernel (memo.layers).
-  ArrayRef<SmallVector<std::optional<std::pair<int64_t, int64_t>>>>
-  argumentRanges() {
-    if (memo.layers)
-      return *memo.layers;
-    auto &layers = memo.layers.emplace();
-    auto attr =
-        epilogue->getAttrOfType<DenseI64ArrayAttr>(kArgumentRangesAttrName);
-    size_t args = epilogue.getNumArguments() - 1;
-    if (!attr || args == 0 || attr.size() % (2 * args) != 0)
-      return layers;
-    ArrayRef<int64_t> values = attr.asArrayRef();
-    for (size_t m = 0; m < values.size() / (2 * args); ++m) {
-      auto &ranges = layers.emplace_back();
-      for (size_t a = 0; a < args; ++a) {
-        size_t at = 2 * (m * args + a);
-        int64_t lo = values[at], hi = values[at + 1];
-        ranges.push_back(lo <= hi ? std::optional(std::make_pair(lo, hi))
-                                  : std::nullopt);
-      }
-    }
-    return layers;
+  ArrayRef<SmallVector<ArgumentRange>> argumentRanges() {
+    if (!memo.layers)
+      memo.layers = readArgumentRanges(epilogue);
+    return *memo.layers;
   }
 
   /// Whether every layer sharing the kernel has a range for the epilogue's
@@ -3331,9 +3312,6 @@ struct KernelBuilder {
       /// time (a row with more border tiles than emitted statically).
       Dynamic,
     };
-    // One tile: `rows` pixels from (oh, ow0) (`ow0S` is ow0's value for
-    // Columns::Static). With `rowCheck`, the tile's input rows may be
-    // above or below the input (the border rows).
     // The accumulators of one tile's channel block c0 (multiplier index
     // jIv): `rows` pixels from (oh, ow0) (`ow0S` is ow0's value for
     // Columns::Static). With `rowCheck`, the tile's input rows may be
@@ -3502,8 +3480,17 @@ struct KernelBuilder {
     // 14-pixel row ran 6 of its pixels one at a time.)
     constexpr int64_t kStaticTiles = 2;
     int64_t fullTiles = s.ow / tileRows, rest = s.ow % tileRows;
+    // The number of tiles of a row taken as full tiles only (the last one
+    // ending at the row's last pixel, see tileStart).
+    int64_t rowTileCount = (s.ow + tileRows - 1) / tileRows;
     int64_t cleanA = std::min(fullTiles, (owA + tileRows - 1) / tileRows);
     int64_t cleanB = std::max(cleanA, std::min(fullTiles, owB / tileRows));
+    // The first column of tile t of a row of full tiles, the last one
+    // (with a rest) ending at the row's last pixel.
+    auto tileStart = [&](OpBuilder &ob, Value t) {
+      return rest ? clampedTileStart(ob, t, tileRows, s.ow)
+                  : mul(ob, t, tileRows);
+    };
     auto rowTiles = [&](OpBuilder &ob, Value nIv, Value ohIv, bool rowCheck) {
       // A border row (a few per image) is one loop of checked tiles, the
       // last one ending at the row's last pixel (recomputing pixels of the
@@ -3512,10 +3499,8 @@ struct KernelBuilder {
       // self-padding kernels' code was about four times the padded-copy
       // kernels' (compile time).
       if (rowCheck && s.inH != 0 && s.ow >= tileRows) {
-        int64_t tiles = (s.ow + tileRows - 1) / tileRows;
-        forLoop(ob, 0, tiles, 1, [&](OpBuilder &lb, Value t) {
-          Value ow0 = rest ? clampedTileStart(lb, t, tileRows, s.ow)
-                           : mul(lb, t, tileRows);
+        forLoop(ob, 0, rowTileCount, 1, [&](OpBuilder &lb, Value t) {
+          Value ow0 = tileStart(lb, t);
           tileBody(lb, nIv, ohIv, ow0, 0, tileRows, /*rowCheck=*/true,
                    Columns::Dynamic);
         });
@@ -3532,23 +3517,22 @@ struct KernelBuilder {
       // pixel. (The VNNI kernel keeps its separate tiles, and so do
       // stride-2 rows: merged, MobileNet v1's dw2 ran 8% slower on Zen 3,
       // dw1 and dw3 at stride 1 the same.)
-      SmallVector<std::pair<int64_t, int64_t>> staticTiles;
-      for (int64_t t = 0; t < cleanA; ++t)
-        staticTiles.push_back({t, t * tileRows});
-      for (int64_t t = cleanB; t < fullTiles; ++t)
-        staticTiles.push_back({t, t * tileRows});
-      if (rest)
-        staticTiles.push_back({fullTiles, s.ow - tileRows});
       if (!vnni && !rowCheck && s.inH != 0 && s.sw == 1 && s.ow >= tileRows &&
           cleanA <= kStaticTiles && fullTiles - cleanB <= kStaticTiles &&
           cleanB > cleanA) {
-        int64_t tiles = fullTiles + (rest ? 1 : 0);
+        // The static tiles: (index, first column).
+        SmallVector<std::pair<int64_t, int64_t>> staticTiles;
+        for (int64_t t = 0; t < cleanA; ++t)
+          staticTiles.push_back({t, t * tileRows});
+        for (int64_t t = cleanB; t < fullTiles; ++t)
+          staticTiles.push_back({t, t * tileRows});
+        if (rest)
+          staticTiles.push_back({fullTiles, s.ow - tileRows});
         SmallVector<int64_t> cases;
         for (auto [tile, start] : staticTiles)
           cases.push_back(tile);
-        forLoop(ob, 0, tiles, 1, [&](OpBuilder &lb, Value t) {
-          Value ow0 = rest ? clampedTileStart(lb, t, tileRows, s.ow)
-                           : mul(lb, t, tileRows);
+        forLoop(ob, 0, rowTileCount, 1, [&](OpBuilder &lb, Value t) {
+          Value ow0 = tileStart(lb, t);
           channelBlocks(lb, [&](OpBuilder &bb, Value jIv, Value c0,
                                 Value zpLanes) {
             // The static tiles' starts, defined before the switch that

@@ -27,6 +27,26 @@ using namespace mlir;
 using namespace mlir::qnn;
 using namespace mlir::qnn::lowering;
 
+SmallVector<SmallVector<ArgumentRange>>
+lowering::readArgumentRanges(func::FuncOp epilogue) {
+  SmallVector<SmallVector<ArgumentRange>> layers;
+  auto attr =
+      epilogue->getAttrOfType<DenseI64ArrayAttr>(kArgumentRangesAttrName);
+  size_t args = epilogue.getNumArguments() - 1;
+  if (!attr || args == 0 || attr.size() % (2 * args) != 0)
+    return layers;
+  ArrayRef<int64_t> values = attr.asArrayRef();
+  for (size_t m = 0; m < values.size() / (2 * args); ++m) {
+    auto &ranges = layers.emplace_back();
+    for (size_t a = 0; a < args; ++a) {
+      size_t at = 2 * (m * args + a);
+      int64_t lo = values[at], hi = values[at + 1];
+      ranges.push_back(lo <= hi ? ArgumentRange({lo, hi}) : std::nullopt);
+    }
+  }
+  return layers;
+}
+
 namespace {
 /// The pieces of one fusable kernel call and its epilogue.
 struct Candidate {

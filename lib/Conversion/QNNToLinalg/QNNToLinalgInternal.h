@@ -16,6 +16,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -201,6 +202,16 @@ constexpr llvm::StringLiteral kEpilogueAttrName = "qnn.kernel_epilogue";
 /// zero points and clamp bounds that differ between the layers from it.
 constexpr llvm::StringLiteral kArgumentRangesAttrName =
     "qnn.argument_ranges";
+
+/// The range [min, max] of one epilogue argument over one layer's channels,
+/// or none (a float argument).
+using ArgumentRange = std::optional<std::pair<int64_t, int64_t>>;
+
+/// Reads an epilogue function's kArgumentRangesAttrName record:
+/// result[m][a - 1] is the range of argument a (after the accumulator) over
+/// the channels of layer m. Empty without a well-formed record.
+SmallVector<SmallVector<ArgumentRange>>
+readArgumentRanges(func::FuncOp epilogue);
 
 /// A convolution as the kernels take it: qnn.conv2d, npu.conv2d, and
 /// dense layers (qnn.dense, npu.fully_connected) as 1x1 convolutions.

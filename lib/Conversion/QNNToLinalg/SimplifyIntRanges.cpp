@@ -169,25 +169,18 @@ void seedArguments(Block *block, RangeInference &ranges) {
   auto func = dyn_cast<func::FuncOp>(block->getParentOp());
   if (!func || !block->isEntryBlock())
     return;
-  auto attr = func->getAttrOfType<DenseI64ArrayAttr>(
-      qnn::lowering::kArgumentRangesAttrName);
-  size_t args = block->getNumArguments() - 1;
-  if (!attr || args == 0 || attr.size() == 0 || attr.size() % (2 * args) != 0)
-    return;
-  ArrayRef<int64_t> values = attr.asArrayRef();
-  size_t layers = values.size() / (2 * args);
-  for (size_t a = 0; a < args; ++a) {
-    int64_t lo = values[2 * a], hi = values[2 * a + 1];
-    bool known = lo <= hi;
-    for (size_t m = 1; known && m < layers; ++m) {
-      int64_t l = values[2 * (m * args + a)],
-              h = values[2 * (m * args + a) + 1];
-      known = l <= h;
-      lo = std::min(lo, l);
-      hi = std::max(hi, h);
+  auto layers = qnn::lowering::readArgumentRanges(func);
+  for (size_t a = 0; !layers.empty() && a < layers.front().size(); ++a) {
+    qnn::lowering::ArgumentRange hull = layers.front()[a];
+    for (auto &layer : ArrayRef(layers).drop_front()) {
+      if (!hull || !layer[a])
+        hull.reset();
+      else
+        hull = {{std::min(hull->first, layer[a]->first),
+                 std::max(hull->second, layer[a]->second)}};
     }
-    if (known)
-      ranges.seed(block->getArgument(a + 1), lo, hi);
+    if (hull)
+      ranges.seed(block->getArgument(a + 1), hull->first, hull->second);
   }
 }
 
