@@ -237,3 +237,21 @@ func.func private @constant_result(%acc: i32, %e: i32, %f: i32) -> (i64, i32) at
   %3 = arith.maxsi %f, %c0 : i32
   return %2, %3 : i64, i32
 }
+
+// -----
+
+// A malformed record (3 entries for 2 arguments) bounds nothing: the round
+// trip stays and the pass does not fail (qnn-materialize-conv-kernels
+// reports the record).
+// CHECK-LABEL: func.func private @malformed_record
+// CHECK: arith.trunci {{.*}} : i32 to i8
+// CHECK: arith.extsi
+func.func private @malformed_record(%acc: i32, %zp: i32, %hi: i32) -> i16 attributes {qnn.argument_ranges = array<i64: -9, -9, 130>} {
+  %c0 = arith.constant 0 : i32
+  %0 = arith.maxsi %acc, %c0 : i32
+  %1 = arith.minsi %0, %hi : i32
+  %2 = arith.addi %1, %zp : i32
+  %3 = arith.trunci %2 : i32 to i8
+  %4 = arith.extsi %3 : i8 to i16
+  return %4 : i16
+}
