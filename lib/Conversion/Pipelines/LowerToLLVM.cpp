@@ -57,7 +57,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
     os << "linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues"
        << (options.fuseDepthwiseEpilogues ? "" : "{fuse-depthwise=false}")
        << ",qnn-simplify-int-ranges,qnn-vectorize-elementwise{parallel="
-       << parallelFlag << "},canonicalize,";
+       << parallelFlag << " width=" << (options.target == "int16" ? 8 : 16)
+       << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
   // the call sites.

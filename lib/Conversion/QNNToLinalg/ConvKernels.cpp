@@ -65,6 +65,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/Support/SaveAndRestore.h"
 
 using namespace mlir;
 using namespace mlir::qnn;
@@ -92,7 +93,6 @@ int64_t KernelSpec::lanes() const {
   case KernelFlavor::Int16AVX512:
   case KernelFlavor::Depthwise:
   case KernelFlavor::DepthwiseVNNI:
-  case KernelFlavor::DepthwiseAVX2:
     return 16;
   default:
     return 8;
@@ -997,12 +997,18 @@ struct KernelBuilder {
   /// The kernel's entry block, and the values made once per kernel: its
   /// constants (constant) and derived values (derived).
   Block *entry = nullptr;
+  /// The body of the scf.parallel being built, if any (scratch).
+  Block *parallelBody = nullptr;
   struct Memo {
     // Not an aggregate, so that `= {}` calls this constructor (DenseMap's
     // default constructor is explicit).
     Memo() {}
     DenseMap<Attribute, Value> constants;
     DenseMap<std::pair<Value, const char *>, Value> derivations;
+    /// inBlockCopy's copies, by value and block.
+    DenseMap<std::pair<Value, Block *>, Value> copies;
+    /// scratch's buffers, by block and type.
+    DenseMap<std::pair<Block *, Type>, Value> scratch;
     /// argumentRanges' parse of the epilogue's record.
     std::optional<SmallVector<SmallVector<ArgumentRange>>> layers;
   };
@@ -2405,6 +2411,14 @@ struct KernelBuilder {
                         attr.getSplatValue<APInt>().getSExtValue()))));
     };
     Value c32 = pairSplat(32);
+    // LLVM selects vpmuldq for an i64 multiply only where it sees that
+    // both operands are sign-extended i32 values, which it does not across
+    // basic blocks: a per-channel operand defined outside the block being
+    // built (an epilogue in a loop over a tile's pixels, its constants
+    // loaded before the loop) is first copied into it (inBlockCopy), so
+    // that its halves are derived there. (Derived before the loop, each
+    // product took three vpmuludq and four shifts.)
+    b = inBlockCopy(ob, b);
     Value aq = asPairs(ob, asI32(a));
     Value bq = asPairs(ob, asI32(b));
     auto low = [&](Value q) {
@@ -2431,6 +2445,31 @@ struct KernelBuilder {
     Value aHigh = oddLanes(a, aq), bHigh = oddLanes(b, bq);
     Value oddProduct = arith::MulIOp::create(ob, loc, aHigh, bHigh);
     return {evenProduct, oddProduct};
+  }
+
+  /// On AVX2 (blendsHighHalves' flavors), `v` itself if it is a constant
+  /// or defined in the block `ob` builds in; else an opaque copy of it
+  /// made there once (an empty inline assembly statement, which costs no
+  /// instruction and which LLVM cannot look through, so that it keeps what
+  /// is derived from the copy in that block). Elsewhere `v`.
+  Value inBlockCopy(OpBuilder &ob, Value v) {
+    Block *block = ob.getInsertionBlock();
+    if (!blendsHighHalves() || v.getParentBlock() == block ||
+        matchPattern(v, m_Constant()))
+      return v;
+    Value &copy = memo.copies[{v, block}];
+    if (!copy) {
+      OpBuilder cb(v.getContext());
+      cb.setInsertionPointToStart(block);
+      copy = LLVM::InlineAsmOp::create(
+                 cb, loc, v.getType(), ValueRange{v}, /*asm_string=*/"",
+                 /*constraints=*/"=x,0", /*has_side_effects=*/false,
+                 /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 LLVM::AsmDialectAttr(), ArrayAttr())
+                 .getResult(0);
+    }
+    return copy;
   }
 
   /// For `v`, a 16-lane i32 load from one of the kernel's per-channel
@@ -2487,6 +2526,40 @@ struct KernelBuilder {
     return arith::ConstantIndexOp::create(ob, loc, v);
   }
 
+  /// Whether a GEMM tile of `rows` pixels applies its epilogue in a loop
+  /// over its pixels (their accumulators stored to a stack buffer) rather
+  /// than once per pixel, unrolled: on the int16 target (AVX2), whose
+  /// tiles are not software-pipelined, for reductions of 64 or more. LLVM's
+  /// instruction selection spends most of a kernel's time on the
+  /// requantize epilogues (its known-bits queries), in proportion to their
+  /// copies: MobileNet v2's 1x1 kernels took 40% less of it. The stores,
+  /// loads and loop cost about 45 instructions per 5-pixel tile of two
+  /// blocks, which shorter reductions feel (pw1, K = 32, 5-6% slower on
+  /// Zen 3 as a minimum of 9 runs; conv0 the same).
+  bool loopedEpilogue(int64_t rows) const {
+    return epilogue && rows > 1 && s.flavor == KernelFlavor::Int16 &&
+           s.cp * s.kh * s.kw >= 64;
+  }
+
+  /// A stack buffer of `type` for the code being built: one per kernel in
+  /// serial code (in its entry block; an alloca in a loop would grow the
+  /// stack at every iteration), one at the start of the body of the
+  /// scf.parallel being built (parallelBody) in threaded code, which
+  /// qnn-prepare-llvm-lowering moves to the start of the OpenMP parallel
+  /// region (HoistStaticAllocas): one per thread.
+  Value scratch(MemRefType type) {
+    Block *home = parallelBody ? parallelBody : entry;
+    Value &buffer = memo.scratch[{home, type}];
+    if (!buffer) {
+      // (Not OpBuilder::atBlockBegin: an scf.parallel being built has no
+      // operation yet to give its region a context.)
+      OpBuilder sb(type.getContext());
+      sb.setInsertionPointToStart(home);
+      buffer = memref::AllocaOp::create(sb, loc, type);
+    }
+    return buffer;
+  }
+
   /// One scf.parallel over (image n, i in [0, count)) calling
   /// `body(builder, n, i)`: the kernels' multi-threaded loops (each
   /// iteration writes its own output rows or pixel tiles). A batch of one
@@ -2510,6 +2583,8 @@ struct KernelBuilder {
     steps.push_back(idx(ob, 1));
     scf::ParallelOp::create(
         ob, loc, lbs, ubs, steps, [&](OpBuilder &pb, Location, ValueRange ivs) {
+          llvm::SaveAndRestore<Block *> home(parallelBody,
+                                             pb.getInsertionBlock());
           body(pb, s.n == 1 ? idx(pb, 0) : ivs.front(), ivs.back());
         });
   }
@@ -2520,7 +2595,7 @@ struct KernelBuilder {
   /// also the output channel of its constants), the bias.
   Value depthwiseInitialAccumulator(OpBuilder &ob, Value jIv, Value c0) {
     Value ch = arith::AddIOp::create(ob, loc, mul(ob, jIv, s.cp), c0);
-    auto type = VectorType::get({16}, ob.getI32Type());
+    auto type = VectorType::get({s.lanes()}, ob.getI32Type());
     return initialAccumulator(
         ob, vector::LoadOp::create(ob, loc, type, corr, ch), c0);
   }
@@ -2611,8 +2686,9 @@ struct KernelBuilder {
   }
 
   /// Loops over n and tiles of `rowsPerTile` output pixels of the
-  /// flattened (oh, ow) plane, calling `tile(builder, n, oh, ow, group)`
-  /// with the coordinates of each pixel of the tile. Tiles cross output
+  /// flattened (oh, ow) plane, calling `tile(builder, n, first, oh, ow,
+  /// group)` with the tile's first pixel and the coordinates of each of
+  /// its pixels. Tiles cross output
   /// rows, so that a narrow map (7x7) does not fall back to single-pixel
   /// tiles. The remaining pixels (fewer than a tile, once per image) are
   /// one more full tile ending at the image's last pixel, whose first
@@ -2632,8 +2708,8 @@ struct KernelBuilder {
   /// lines, and a 2-thread pw3 ran 3x slower that way.)
   void pixelTileLoops(
       int64_t rowsPerTile, int64_t groups, bool groupMajor,
-      function_ref<void(OpBuilder &, Value, ArrayRef<Value>, ArrayRef<Value>,
-                        Value)>
+      function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>,
+                        ArrayRef<Value>, Value)>
           tile) {
     int64_t pixels = s.oh * s.ow, full = pixels / rowsPerTile;
     int64_t rest = pixels % rowsPerTile;
@@ -2645,7 +2721,7 @@ struct KernelBuilder {
         ohs.push_back(oh);
         ows.push_back(ow);
       }
-      tile(ob, nIv, ohs, ows, group);
+      tile(ob, nIv, first, ohs, ows, group);
     };
     // The last pixels as one shorter tile. (One pixel at a time, their
     // accumulators were a few dependent chains: the 4 last pixels of a
@@ -3013,8 +3089,9 @@ struct KernelBuilder {
     // One tile: every group of nr blocks (or the one `group` of a parallel
     // iteration) of the pixels (ohs[r], ows[r]), its epilogue applied as
     // soon as its reduction ends.
-    auto tileBody = [&](OpBuilder &tb, Value nIv, ArrayRef<Value> ohs,
-                        ArrayRef<Value> ows, Value group) {
+    auto tileBody = [&](OpBuilder &tb, Value nIv, Value first,
+                        ArrayRef<Value> ohs, ArrayRef<Value> ows,
+                        Value group) {
       int64_t rows = ohs.size();
       Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
       Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
@@ -3059,6 +3136,28 @@ struct KernelBuilder {
               return v;
             };
             GroupConstants constants = channelConstants(bb, blockChannel);
+            if (loopedEpilogue(rows)) {
+              // The tile's accumulators go through a stack buffer, and one
+              // epilogue runs in a loop over its pixels.
+              auto bufferType = MemRefType::get({rows * nr, lanes}, i32);
+              Value buffer = scratch(bufferType);
+              for (int64_t i = 0; i < rows * nr; ++i)
+                vector::StoreOp::create(bb, loc, accs[i], buffer,
+                                        ValueRange{idx(bb, i), idx(bb, 0)});
+              forLoop(bb, 0, rows, 1, [&](OpBuilder &lb, Value r) {
+                SmallVector<Value> pixelAccs;
+                for (int64_t j = 0; j < nr; ++j)
+                  pixelAccs.push_back(vector::LoadOp::create(
+                      lb, loc, accType, buffer,
+                      ValueRange{add(lb, mul(lb, r, nr), j), idx(lb, 0)}));
+                auto [oh, ow] = pixelCoords(
+                    lb, arith::AddIOp::create(lb, loc, first, r));
+                storePixel(lb, nIv, oh, ow, blockChannel, pixelAccs,
+                           constants);
+              });
+              scf::YieldOp::create(bb, loc);
+              return;
+            }
             for (int64_t r = 0; r < rows; ++r) {
               SmallVector<Value> pixelAccs;
               for (int64_t j = 0; j < nr; ++j)
@@ -3226,7 +3325,7 @@ struct KernelBuilder {
         ohs.push_back(oh);
         ows.push_back(ow);
       }
-      tileBody(rb, nIv, ohs, ows, Value());
+      tileBody(rb, nIv, idx(rb, tiles * rows), ohs, ows, Value());
     };
     if (threaded) {
       // About 8 units per strip; at least 16 strips while there are as
@@ -3281,9 +3380,10 @@ struct KernelBuilder {
     std::optional<NarrowingTail> tail =
         vnni ? narrowingTail() : std::optional<NarrowingTail>();
     Type i8 = b.getI8Type(), i16 = b.getI16Type(), i32 = b.getI32Type();
-    auto accType = VectorType::get({16}, i32);
+    int64_t lanes = s.lanes();
+    auto accType = VectorType::get({lanes}, i32);
     auto byteType = VectorType::get({64}, i8);
-    int64_t cBlocks = s.cp / 16;
+    int64_t cBlocks = s.cp / lanes;
     int64_t tileRows = vnni ? 8 : 4;
     int64_t inH = s.inputH(), inW = s.inputW();
     // The range [first, end) of output positions whose taps all fall inside
@@ -3382,7 +3482,8 @@ struct KernelBuilder {
                        : arith::ExtSIOp::create(
                              kb, loc, accType,
                              vector::LoadOp::create(
-                                 kb, loc, VectorType::get({16}, i16), w, at))
+                                 kb, loc, VectorType::get({lanes}, i16), w,
+                                 at))
                              .getResult());
             }
             SmallVector<Value> next(acc);
@@ -3448,7 +3549,7 @@ struct KernelBuilder {
                     jb, loc, idx(jb, 0), idx(jb, cBlocks), idx(jb, 1),
                     ValueRange{},
                     [&](OpBuilder &bb, Location, Value cb, ValueRange) {
-                      Value c0 = mul(bb, cb, 16);
+                      Value c0 = mul(bb, cb, lanes);
                       Value zpLanes =
                           s.inH ? vector::LoadOp::create(bb, loc, accType, corr,
                                                          idx(bb, s.op))
@@ -3661,8 +3762,8 @@ struct KernelBuilder {
   Value loadLanes(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
                   Value inside, Value zpLanes) {
     Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
-    auto accType = VectorType::get({16}, i32);
-    Value xv = vector::LoadOp::create(ob, loc, VectorType::get({16}, i8), x,
+    auto accType = VectorType::get({s.lanes()}, i32);
+    Value xv = vector::LoadOp::create(ob, loc, VectorType::get({s.lanes()}, i8), x,
                                       ValueRange{nIv, ih, iw, c0});
     Value lanes;
     if (s.flavor != KernelFlavor::DepthwiseVNNI) {

@@ -49,7 +49,8 @@ LogicalResult applyToOps(ArrayRef<Operation *> ops,
 /// the kernels' llvm.call_intrinsic (vpdpbusd, the packs), so an OpenMP
 /// loop body with such a call outside any loop kept its scope, whose
 /// region scf-to-cf then cannot split. An LLVM intrinsic call does not
-/// allocate; any other operation without effects, or one that allocates
+/// allocate, nor does inline assembly (the kernels' empty statements that
+/// keep LLVM from seeing through a value); any other operation without effects, or one that allocates
 /// in the enclosing scope (memref.alloca, llvm.alloca), keeps the scope.
 struct InlineAllocationFreeScope : OpRewritePattern<memref::AllocaScopeOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -60,7 +61,7 @@ struct InlineAllocationFreeScope : OpRewritePattern<memref::AllocaScopeOp> {
     bool mayAllocate =
         op.getBodyRegion()
             .walk([&](Operation *inner) {
-              if (isa<LLVM::CallIntrinsicOp>(inner) ||
+              if (isa<LLVM::CallIntrinsicOp, LLVM::InlineAsmOp>(inner) ||
                   inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
                 return WalkResult::advance();
               auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
@@ -82,6 +83,43 @@ struct InlineAllocationFreeScope : OpRewritePattern<memref::AllocaScopeOp> {
     rewriter.eraseOp(body.getTerminator());
     rewriter.inlineBlockBefore(&body, op);
     rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Moves the static allocations at the start of a memref.alloca_scope to
+/// the start of the enclosing allocation scope: for the scope that
+/// convert-scf-to-openmp puts around an OpenMP loop body, the omp.parallel
+/// region, which each thread runs once. A scope frees its allocations when
+/// it ends, so each iteration's buffer starts undefined and is dead after
+/// it; the iterations a thread runs one after the other may share one.
+/// (Upstream's hoisting stops at loops.) The GEMM kernels' accumulator
+/// buffers (ConvKernels.cpp, loopedEpilogue) are allocated so; the scope,
+/// then free of allocations, is inlined by InlineAllocationFreeScope, as
+/// scf-to-cf needs for the loops inside it.
+struct HoistStaticAllocas : OpRewritePattern<memref::AllocaScopeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::AllocaScopeOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *home =
+        op->getParentWithTrait<OpTrait::AutomaticAllocationScope>();
+    if (!home || home->getNumRegions() != 1 || home->getRegion(0).empty() ||
+        !op.getBodyRegion().hasOneBlock())
+      return failure();
+    SmallVector<memref::AllocaOp> allocas;
+    for (Operation &inner : op.getBodyRegion().front()) {
+      auto alloca = dyn_cast<memref::AllocaOp>(inner);
+      if (!alloca || alloca->getNumOperands() != 0)
+        break;
+      allocas.push_back(alloca);
+    }
+    if (allocas.empty())
+      return failure();
+    Block &entry = home->getRegion(0).front();
+    for (memref::AllocaOp alloca : allocas)
+      rewriter.moveOpBefore(alloca, &entry, entry.begin());
+    // The scope changed: the driver visits it again (to inline it).
+    rewriter.modifyOpInPlace(op, [] {});
     return success();
   }
 };
@@ -138,7 +176,7 @@ struct PrepareLLVMLoweringPass
     // for MobileNet v2.
     RewritePatternSet scopePatterns(ctx);
     memref::AllocaScopeOp::getCanonicalizationPatterns(scopePatterns, ctx);
-    scopePatterns.add<InlineAllocationFreeScope>(ctx);
+    scopePatterns.add<HoistStaticAllocas, InlineAllocationFreeScope>(ctx);
     if (failed(applyToOps(allocaScopes, std::move(scopePatterns)))) {
       getOperation().emitError("inlining allocation scopes did not converge");
       return signalPassFailure();

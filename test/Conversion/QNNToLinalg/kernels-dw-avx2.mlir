@@ -1,6 +1,7 @@
 // Depthwise convolutions with fused requantize epilogues on the int16
 // target (AVX2): the DepthwiseAVX2 kernel (flavor 6, "dwavx2"), the row-tile
-// kernel of DepthwiseVNNI built for AVX2 (4-pixel tiles, multiplies of
+// kernel of DepthwiseVNNI built for AVX2 (4-pixel tiles of 8 channels, one
+// ymm register per pixel, multiplies of
 // extended lanes, padding by itself when the channels are a multiple of
 // 16 and the input holds depthwise-self-padding-min-bytes, 256 KiB by
 // default: @dw_large, test/Execution/depthwise-avx2-borders.test): "+avx2" target
@@ -32,8 +33,8 @@
 // CHECK-LABEL: llvm.func @dw_double
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
 // CHECK-SAME: target_features = #llvm.target_features<["+avx2"]>
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
 // CHECK-NEXT: llvm.icmp "slt" %[[PE]]
 // CHECK-NEXT: llvm.select
 // CHECK-NEXT: llvm.add %[[PE]]
@@ -42,11 +43,11 @@
 // CHECK-NEXT: llvm.select
 // CHECK-NEXT: llvm.add %[[PO]]
 // CHECK-NEXT: %[[SO:.*]] = llvm.sub
-// CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[E:.*]] = llvm.bitcast %[[HE]] : vector<8xi64> to vector<16xi32>
-// CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[SO]] : vector<8xi64> to vector<16xi32>
-// CHECK-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[E]], %[[O]] : vector<16xi1>, vector<16xi32>
-// CHECK-NEXT: llvm.ashr %[[B]], %{{.*}} : vector<16xi32>
+// CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[E:.*]] = llvm.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
+// CHECK-NEXT: llvm.ashr %[[B]], %{{.*}} : vector<8xi32>
 // CHECK: llvm.return
 
 func.func @dw_double(%x: tensor<1x9x9x32xi8>) -> tensor<1x9x9x32xi8> {
@@ -62,15 +63,15 @@ func.func @dw_double(%x: tensor<1x9x9x32xi8>) -> tensor<1x9x9x32xi8> {
 // CALL-LABEL: func.func @dw_single_s2
 // CALL: call @__qnn_kernel_dwavx2_
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[SO:.*]] = llvm.add %[[PO]], %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<8xi64>
-// CHECK-NEXT: %[[E:.*]] = llvm.bitcast %[[HE]] : vector<8xi64> to vector<16xi32>
-// CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[SO]] : vector<8xi64> to vector<16xi32>
-// CHECK-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[E]], %[[O]] : vector<16xi1>, vector<16xi32>
-// CHECK-NEXT: llvm.ashr %[[B]], %{{.*}} : vector<16xi32>
+// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[SO:.*]] = llvm.add %[[PO]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[E:.*]] = llvm.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
+// CHECK-NEXT: llvm.ashr %[[B]], %{{.*}} : vector<8xi32>
 // CHECK: llvm.return
 
 func.func @dw_single_s2(%x: tensor<1x9x9x32xi8>) -> tensor<1x4x4x32xi8> {
@@ -88,13 +89,13 @@ func.func @dw_single_s2(%x: tensor<1x9x9x32xi8>) -> tensor<1x4x4x32xi8> {
 // CALL-LABEL: func.func @dw_shift0
 // CALL: call @__qnn_kernel_dwavx2_
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<8xi64>
+// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
 // CHECK: %[[SE:.*]] = llvm.sub
-// CHECK-NEXT: llvm.ashr %[[SE]], %{{.*}} : vector<8xi64>
+// CHECK-NEXT: llvm.ashr %[[SE]], %{{.*}} : vector<4xi64>
 // CHECK: %[[SO:.*]] = llvm.sub
-// CHECK-NEXT: %[[SH:.*]] = llvm.ashr %[[SO]], %{{.*}} : vector<8xi64>
-// CHECK-NEXT: llvm.shl %[[SH]], %{{.*}} : vector<8xi64>
-// CHECK-NOT: llvm.ashr {{.*}} : vector<16xi32>
+// CHECK-NEXT: %[[SH:.*]] = llvm.ashr %[[SO]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: llvm.shl %[[SH]], %{{.*}} : vector<4xi64>
+// CHECK-NOT: llvm.ashr {{.*}} : vector<8xi32>
 // CHECK: llvm.return
 
 func.func @dw_shift0(%x: tensor<1x9x9x16xi8>) -> tensor<1x9x9x16xi8> {
@@ -184,7 +185,7 @@ func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
 // ROWS: %[[OW:.*]] = arith.muli %[[T]], %c4 : index
 // ROWS: %[[OW0:.*]] = arith.minui %[[OW]], %c6 : index
 // ROWS: arith.maxsi %[[OW0]], %c0 : index
-// ROWS: arith.select %{{.*}} : vector<16xi32>
+// ROWS: arith.select %{{.*}} : vector<8xi32>
 // ROWS: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %[[OW0]], %{{.*}}, %{{.*}}]
 // ROWS-COUNT-3: vector.store
 // ROWS-NOT: vector.store
@@ -192,7 +193,7 @@ func.func @dw_large(%x: tensor<1x112x112x32xi8>) -> tensor<1x112x112x32xi32> {
 // ROWS: scf.for %[[T2:.*]] = %c0 to %c3 step %c1 {
 // ROWS: %[[OW2:.*]] = arith.muli %[[T2]], %c4 : index
 // ROWS: %[[OWI:.*]] = arith.minui %[[OW2]], %c6 : index
-// ROWS: scf.index_switch %[[T2]] -> vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>
+// ROWS: scf.index_switch %[[T2]] -> vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi32>
 // ROWS-NEXT: case 0 {
 // ROWS-NOT: arith.select
 // ROWS-NOT: vector.store

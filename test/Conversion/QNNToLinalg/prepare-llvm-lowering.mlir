@@ -165,3 +165,53 @@ func.func @intrinsic_scope(%v: vector<16xi32>, %m: memref<64xi16>) {
   }
   return
 }
+
+// -----
+
+// A static allocation at the start of an OpenMP loop body's scope (the
+// int16 GEMM kernels' accumulator buffer) moves to the start of the
+// omp.parallel region (an allocation scope that each thread runs once):
+// the iterations a thread runs share it, each iteration's buffer being
+// undefined at its start and dead after it; the scope, left without
+// allocations, is inlined, so that scf-to-cf can lower the loop inside
+// it. A dynamic allocation stays in its scope (@scopes).
+// CHECK-LABEL: func.func @hoisted_scratch
+// CHECK: omp.parallel
+// CHECK-NEXT: %[[BUF:.*]] = memref.alloca() : memref<10x8xi32>
+// CHECK-NEXT: omp.wsloop
+// CHECK-NEXT: omp.loop_nest
+// CHECK-NOT: memref.alloca_scope
+// CHECK-NEXT: vector.store %{{.*}}, %[[BUF]]
+// CHECK-NEXT: scf.for
+// CHECK: llvm.inline_asm
+// CHECK: omp.yield
+// LLVM-LABEL: llvm.func @hoisted_scratch
+// LLVM: omp.parallel
+// LLVM-NOT: omp.wsloop
+// LLVM: llvm.alloca %{{.*}} x i32
+// LLVM: omp.wsloop
+// LLVM-NOT: memref.
+// LLVM: llvm.return
+func.func @hoisted_scratch(%v: vector<8xi32>, %m: memref<64xi32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c5 = arith.constant 5 : index
+  omp.parallel {
+    omp.wsloop {
+      omp.loop_nest (%i) : index = (%c0) to (%c5) step (%c1) {
+        memref.alloca_scope {
+          %buf = memref.alloca() : memref<10x8xi32>
+          vector.store %v, %buf[%i, %c0] : memref<10x8xi32>, vector<8xi32>
+          scf.for %r = %c0 to %c5 step %c1 {
+            %x = vector.load %buf[%r, %c0] : memref<10x8xi32>, vector<8xi32>
+            %y = llvm.inline_asm "", "=x,0" %x : (vector<8xi32>) -> vector<8xi32>
+            vector.store %y, %m[%c0] : memref<64xi32>, vector<8xi32>
+          }
+        }
+        omp.yield
+      }
+    }
+    omp.terminator
+  }
+  return
+}
