@@ -3763,8 +3763,8 @@ struct KernelBuilder {
                   Value inside, Value zpLanes) {
     Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
     auto accType = VectorType::get({s.lanes()}, i32);
-    Value xv = vector::LoadOp::create(ob, loc, VectorType::get({s.lanes()}, i8), x,
-                                      ValueRange{nIv, ih, iw, c0});
+    Value xv = vector::LoadOp::create(ob, loc, VectorType::get({s.lanes()}, i8),
+                                      x, ValueRange{nIv, ih, iw, c0});
     Value lanes;
     if (s.flavor != KernelFlavor::DepthwiseVNNI) {
       lanes = s.inputSigned

@@ -45,13 +45,13 @@ LogicalResult applyToOps(ArrayRef<Operation *> ops,
 
 /// Inlines a memref.alloca_scope that allocates nothing on the stack where
 /// upstream's canonicalization would keep it: that pattern counts every
-/// operation without memory effects as a possible allocation, among them
-/// the kernels' llvm.call_intrinsic (vpdpbusd, the packs), so an OpenMP
-/// loop body with such a call outside any loop kept its scope, whose
-/// region scf-to-cf then cannot split. An LLVM intrinsic call does not
-/// allocate, nor does inline assembly (the kernels' empty statements that
-/// keep LLVM from seeing through a value); any other operation without effects, or one that allocates
-/// in the enclosing scope (memref.alloca, llvm.alloca), keeps the scope.
+/// operation without memory effects as a possible allocation, among them the
+/// kernels' llvm.call_intrinsic (vpdpbusd, the packs), so an OpenMP loop body
+/// with such a call outside any loop kept its scope, whose region scf-to-cf
+/// then cannot split. An LLVM intrinsic call does not allocate, nor does inline
+/// assembly (the kernels' empty statements that keep LLVM from seeing through a
+/// value); any other operation without effects, or one that allocates in the
+/// enclosing scope (memref.alloca, llvm.alloca), keeps the scope.
 struct InlineAllocationFreeScope : OpRewritePattern<memref::AllocaScopeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::AllocaScopeOp op,
