@@ -35,9 +35,9 @@
 // - generic: x - izp broadcast as i32 times w - wzp (packed as i16),
 //   portable vector code, B = 8.
 // Depthwise convolutions (groups == C) use their own kernels, 16 channels
-// per vector and the taps as the reduction: vpdpbusd per lane on the vnni
-// target, i32 multiply-adds of x and w - wzp on the others; all start
-// from a per-channel constant that holds -izp * sum(w - wzp).
+// per vector (8 on int16) and the taps as the reduction: vpdpbusd per lane
+// on the vnni target, i32 multiply-adds of x and w - wzp on the others;
+// all start from a per-channel constant that holds -izp * sum(w - wzp).
 //
 // Weights are packed at compile time as [O/B][KH][KW][C/kg][B x kg]: lane j
 // of block b holds w[B b + j, kh, kw, kg c .. kg c + kg - 1].
@@ -1611,13 +1611,7 @@ struct KernelBuilder {
     d = intrinsic(ob, "llvm.x86.avx512.permvar.si.512", dwords,
                   ValueRange{d, index});
     if (opaque)
-      d = LLVM::InlineAsmOp::create(ob, loc, dwords, ValueRange{d},
-                                    /*asm_string=*/"", /*constraints=*/"=v,0",
-                                    /*has_side_effects=*/false,
-                                    /*is_align_stack=*/false,
-                                    LLVM::tailcallkind::TailCallKind::None,
-                                    LLVM::AsmDialectAttr(), ArrayAttr())
-              .getResult(0);
+      d = opaqueCopy(ob, d, "=v,0");
     return vector::BitCastOp::create(ob, loc, bytes, d);
   }
 
@@ -2461,15 +2455,22 @@ struct KernelBuilder {
     if (!copy) {
       OpBuilder cb(v.getContext());
       cb.setInsertionPointToStart(block);
-      copy = LLVM::InlineAsmOp::create(
-                 cb, loc, v.getType(), ValueRange{v}, /*asm_string=*/"",
-                 /*constraints=*/"=x,0", /*has_side_effects=*/false,
-                 /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 LLVM::AsmDialectAttr(), ArrayAttr())
-                 .getResult(0);
+      copy = opaqueCopy(cb, v, "=x,0");
     }
     return copy;
+  }
+
+  /// `v` through an empty inline assembly statement whose result is tied
+  /// to its operand (`constraints`, "=x,0" or "=v,0"): no instruction,
+  /// but LLVM cannot see through it.
+  Value opaqueCopy(OpBuilder &ob, Value v, StringRef constraints) {
+    return LLVM::InlineAsmOp::create(
+               ob, loc, v.getType(), ValueRange{v}, /*asm_string=*/"",
+               constraints, /*has_side_effects=*/false,
+               /*is_align_stack=*/false,
+               LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+               ArrayAttr())
+        .getResult(0);
   }
 
   /// For `v`, a 16-lane i32 load from one of the kernel's per-channel
@@ -2590,7 +2591,7 @@ struct KernelBuilder {
   }
 
   /// The accumulator a depthwise kernel starts output channels
-  /// j * cp + [c0, c0 + 16) from: the zero point's correction (`corr`,
+  /// j * cp + [c0, c0 + lanes) from: the zero point's correction (`corr`,
   /// emitDepthwise) plus, with an epilogue (multiplier 1: channel c0 is
   /// also the output channel of its constants), the bias.
   Value depthwiseInitialAccumulator(OpBuilder &ob, Value jIv, Value c0) {
@@ -2685,27 +2686,25 @@ struct KernelBuilder {
     return parallel && work >= parallelMinWork;
   }
 
-  /// Loops over n and tiles of `rowsPerTile` output pixels of the
-  /// flattened (oh, ow) plane, calling `tile(builder, n, first, oh, ow,
-  /// group)` with the tile's first pixel and the coordinates of each of
-  /// its pixels. Tiles cross output
-  /// rows, so that a narrow map (7x7) does not fall back to single-pixel
-  /// tiles. The remaining pixels (fewer than a tile, once per image) are
-  /// one more full tile ending at the image's last pixel, whose first
-  /// rowsPerTile - rest pixels the tile before it also computed (the same
-  /// bytes again, by the same thread), so that one tile body serves every
-  /// tile: a second body for the short tile made a pointwise kernel's code
-  /// up to twice as large (compile time); unless lastTileIsFull says
-  /// otherwise, when they are one shorter tile. Serial code passes a null
-  /// `group` (the tile covers every output channel). With `parallel`, one
-  /// scf.parallel runs every (tile, group) pair of every image, `group`
-  /// being one of the `groups` groups of output channels: threads split a
-  /// layer of few pixels (7x7x1024: 9 tiles) by channels too. With
-  /// `groupMajor`, serial code loops over the groups outside the tiles:
-  /// each group's weights are then read once for all tiles rather than all
-  /// the weights once per tile. (The parallel loop stays tile-major:
-  /// threads that split a pixel's channels write parts of the same cache
-  /// lines, and a 2-thread pw3 ran 3x slower that way.)
+  /// Loops over n and tiles of `rowsPerTile` output pixels of the flattened
+  /// (oh, ow) plane, calling `tile(builder, n, first, oh, ow, group)` with the
+  /// tile's first pixel and the coordinates of each of its pixels. Tiles cross
+  /// output rows, so that a narrow map (7x7) does not fall back to single-pixel
+  /// tiles. The remaining pixels (fewer than a tile, once per image) are one
+  /// more full tile ending at the image's last pixel, whose first rowsPerTile -
+  /// rest pixels the tile before it also computed (the same bytes again, by the
+  /// same thread), so that one tile body serves every tile: a second body for
+  /// the short tile made a pointwise kernel's code up to twice as large
+  /// (compile time); unless lastTileIsFull says otherwise, when they are one
+  /// shorter tile. Serial code passes a null `group` (the tile covers every
+  /// output channel). With `parallel`, one scf.parallel runs every (tile,
+  /// group) pair of every image, `group` being one of the `groups` groups of
+  /// output channels: threads split a layer of few pixels (7x7x1024: 9 tiles)
+  /// by channels too. With `groupMajor`, serial code loops over the groups
+  /// outside the tiles: each group's weights are then read once for all tiles
+  /// rather than all the weights once per tile. (The parallel loop stays
+  /// tile-major: threads that split a pixel's channels write parts of the same
+  /// cache lines, and a 2-thread pw3 ran 3x slower that way.)
   void pixelTileLoops(
       int64_t rowsPerTile, int64_t groups, bool groupMajor,
       function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>,
@@ -3357,23 +3356,22 @@ struct KernelBuilder {
   }
 
   /// Every depthwise kernel (DepthwiseVNNI, DepthwiseAVX2, Depthwise): 16
-  /// channels per vector (one per i32 lane), a tile of consecutive output
-  /// pixels of one image row. For each kernel row the distinct input
-  /// columns the tile reads are loaded once and extended to i32 lanes
-  /// (loadLanes), and every (pixel, tap) pair adds x * w per lane.
+  /// channels per vector (8 for DepthwiseAVX2: one ymm; one per i32 lane), a
+  /// tile of consecutive output pixels of one image row. For each kernel row
+  /// the distinct input columns the tile reads are loaded once and extended to
+  /// i32 lanes (loadLanes), and every (pixel, tap) pair adds x * w per lane.
   /// DepthwiseVNNI: the lanes hold the unsigned byte (x, or x + 128 for s8
   /// input) with zero bytes above it, the tap's weights are w - wzp as i32
-  /// lanes, and each pair is one vpdpbusd; a tile is 8 pixels (with 3
-  /// taps, 10 columns for 24 multiply-adds at stride 1, 17 at stride 2; 4
-  /// pixels at stride 2 ran dw2, 112x112x64 s2, 10% slower on Zen 5).
-  /// DepthwiseAVX2 (int16) and Depthwise (generic, int16-avx512bw): the
-  /// lanes hold x as it is, the weights are i16 lanes of w - wzp,
-  /// extended, and each pair is a multiply (vpmaddwd on x86: both factors
-  /// fit 16 bits) and an add; a tile is 4 pixels (on AVX2, 8 ymm
-  /// accumulators). With padTop/padLeft (inH != 0) the kernel reads the
-  /// unpadded input: border rows clamp the input row and use the zero
-  /// point's lanes when it is outside; border columns are known per tile
-  /// (see rowTiles below); interior tiles load without checks.
+  /// lanes, and each pair is one vpdpbusd; a tile is 8 pixels (with 3 taps, 10
+  /// columns for 24 multiply-adds at stride 1, 17 at stride 2; 4 pixels at
+  /// stride 2 ran dw2, 112x112x64 s2, 10% slower on Zen 5). DepthwiseAVX2
+  /// (int16) and Depthwise (generic, int16-avx512bw): the lanes hold x as it
+  /// is, the weights are i16 lanes of w - wzp, extended, and each pair is a
+  /// multiply (vpmaddwd on x86: both factors fit 16 bits) and an add; a tile is
+  /// 4 pixels (on AVX2, 8 ymm accumulators). With padTop/padLeft (inH != 0) the
+  /// kernel reads the unpadded input: border rows clamp the input row and use
+  /// the zero point's lanes when it is outside; border columns are known per
+  /// tile (see rowTiles below); interior tiles load without checks.
   void buildDepthwiseRowTiles() {
     bool vnni = s.flavor == KernelFlavor::DepthwiseVNNI;
     // The packed narrowing of the epilogue, if it ends in one (AVX512).
@@ -3755,7 +3753,7 @@ struct KernelBuilder {
     return arith::MinSIOp::create(ob, loc, lo, idx(ob, extent - 1));
   }
 
-  /// The 16 channels at (n, ih, iw, c0) as i32 lanes: DepthwiseVNNI's hold
+  /// The lanes() channels at (n, ih, iw, c0) as i32 lanes: DepthwiseVNNI's hold
   /// the unsigned byte (x + 128 for s8 input), the others x, extended by
   /// its signedness; where `inside` (if given) is false, the zero point's
   /// lanes `zpLanes` instead.
