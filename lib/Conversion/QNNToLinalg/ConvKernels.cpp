@@ -548,10 +548,20 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
     outElement = epilogueFn.getResultTypes()[0];
     for (DenseElementsAttr v : epilogue->channelConstants) {
       Type element = v.getElementType();
-      SmallVector<Attribute> values(v.getValues<Attribute>());
-      values.resize(s.op, b.getZeroAttr(element));
-      constants.push_back(DenseElementsAttr::get(
-          RankedTensorType::get({s.op}, element), values));
+      auto type = RankedTensorType::get({s.op}, element);
+      // Most layers need no padding: reuse the attribute as it is. Padding
+      // goes through APInt/APFloat, never through one Attribute per element.
+      if (v.getNumElements() == s.op) {
+        constants.push_back(v.reshape(type));
+      } else if (isa<FloatType>(element)) {
+        SmallVector<APFloat> values(v.getValues<APFloat>());
+        values.resize(s.op, APFloat::getZero(values.front().getSemantics()));
+        constants.push_back(DenseElementsAttr::get(type, values));
+      } else {
+        SmallVector<APInt> values(v.getValues<APInt>());
+        values.resize(s.op, APInt(element.getIntOrFloatBitWidth(), 0));
+        constants.push_back(DenseElementsAttr::get(type, values));
+      }
       extra.push_back(MemRefType::get({s.op}, element));
     }
   }
