@@ -3099,83 +3099,88 @@ struct KernelBuilder {
     // iteration) of the pixels (ohs[r], ows[r]), its epilogue applied as
     // soon as its reduction ends.
     auto tileBody = [&](OpBuilder &tb, Value nIv, Value first,
-                        ArrayRef<Value> ohs, ArrayRef<Value> ows,
-                        Value group) {
+                        ArrayRef<Value> ohs, ArrayRef<Value> ows, Value group) {
       int64_t rows = ohs.size();
-      Value bLo = group ? mul(tb, group, nr) : idx(tb, 0);
-      Value bHi = group ? add(tb, bLo, nr) : idx(tb, blocks);
-      scf::ForOp::create(
-          tb, loc, bLo, bHi, idx(tb, nr), ValueRange{},
-          [&](OpBuilder &bb, Location, Value b0, ValueRange) {
-            SmallVector<Value> blockChannel = blockChannels(bb, b0);
-            SmallVector<Value> init =
-                initialAccumulators(bb, blockChannel, rows);
-            SmallVector<Value> ihBase, iwBase;
-            for (int64_t r = 0; r < rows; ++r) {
-              ihBase.push_back(mul(bb, ohs[r], s.sh));
-              iwBase.push_back(mul(bb, ows[r], s.sw));
-            }
-            SmallVector<Value> accs = reduceLoop(
-                bb, s.kh, init,
-                [&](OpBuilder &b1, Value khIv, ValueRange a1) {
-                  Value khOff = mul(b1, khIv, s.dh);
-                  return reduceLoop(
-                      b1, s.kw, a1,
-                      [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
-                        Value kwOff = mul(b2, kwIv, s.dw);
-                        return reduceLoop(
-                            b2, chunks, a2,
-                            [&](OpBuilder &kb, Value cc, ValueRange acc) {
-                              return kStep(kb, nIv, ihBase, iwBase, khOff,
-                                           kwOff, khIv, kwIv, cc, b0, acc);
-                            },
-                            unrollChunks);
-                      },
-                      unrollTaps);
-                },
-                unrollTaps && !parallel);
-            // The accumulator of (pixel r, block j), with the row-sum term.
-            auto accumulator = [&](int64_t r, int64_t j) {
-              Value v = accs[r * nr + j];
-              if (rowSum)
-                v = arith::AddIOp::create(
-                    bb, loc, v,
-                    arith::MulIOp::create(bb, loc, accs[rows * nr + r],
-                                          dSplat));
-              return v;
-            };
-            GroupConstants constants = channelConstants(bb, blockChannel);
-            if (loopedEpilogue(rows)) {
-              // The tile's accumulators go through a stack buffer, and one
-              // epilogue runs in a loop over its pixels.
-              auto bufferType = MemRefType::get({rows * nr, lanes}, i32);
-              Value buffer = scratch(bufferType);
-              for (int64_t i = 0; i < rows * nr; ++i)
-                vector::StoreOp::create(bb, loc, accs[i], buffer,
-                                        ValueRange{idx(bb, i), idx(bb, 0)});
-              forLoop(bb, 0, rows, 1, [&](OpBuilder &lb, Value r) {
-                SmallVector<Value> pixelAccs;
-                for (int64_t j = 0; j < nr; ++j)
-                  pixelAccs.push_back(vector::LoadOp::create(
-                      lb, loc, accType, buffer,
-                      ValueRange{add(lb, mul(lb, r, nr), j), idx(lb, 0)}));
-                auto [oh, ow] = pixelCoords(
-                    lb, arith::AddIOp::create(lb, loc, first, r));
-                storePixel(lb, nIv, oh, ow, blockChannel, pixelAccs,
-                           constants);
-              });
-              scf::YieldOp::create(bb, loc);
-              return;
-            }
-            for (int64_t r = 0; r < rows; ++r) {
-              SmallVector<Value> pixelAccs;
-              for (int64_t j = 0; j < nr; ++j)
-                pixelAccs.push_back(accumulator(r, j));
-              storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
-                         constants);
-            }
-            scf::YieldOp::create(bb, loc);
+      // The nr blocks from b0.
+      auto groupBody = [&](OpBuilder &bb, Value b0) {
+        SmallVector<Value> blockChannel = blockChannels(bb, b0);
+        SmallVector<Value> init = initialAccumulators(bb, blockChannel, rows);
+        SmallVector<Value> ihBase, iwBase;
+        for (int64_t r = 0; r < rows; ++r) {
+          ihBase.push_back(mul(bb, ohs[r], s.sh));
+          iwBase.push_back(mul(bb, ows[r], s.sw));
+        }
+        SmallVector<Value> accs = reduceLoop(
+            bb, s.kh, init,
+            [&](OpBuilder &b1, Value khIv, ValueRange a1) {
+              Value khOff = mul(b1, khIv, s.dh);
+              return reduceLoop(
+                  b1, s.kw, a1,
+                  [&](OpBuilder &b2, Value kwIv, ValueRange a2) {
+                    Value kwOff = mul(b2, kwIv, s.dw);
+                    return reduceLoop(
+                        b2, chunks, a2,
+                        [&](OpBuilder &kb, Value cc, ValueRange acc) {
+                          return kStep(kb, nIv, ihBase, iwBase, khOff, kwOff,
+                                       khIv, kwIv, cc, b0, acc);
+                        },
+                        unrollChunks);
+                  },
+                  unrollTaps);
+            },
+            unrollTaps && !parallel);
+        // The accumulator of (pixel r, block j), with the row-sum term.
+        auto accumulator = [&](int64_t r, int64_t j) {
+          Value v = accs[r * nr + j];
+          if (rowSum)
+            v = arith::AddIOp::create(
+                bb, loc, v,
+                arith::MulIOp::create(bb, loc, accs[rows * nr + r], dSplat));
+          return v;
+        };
+        GroupConstants constants = channelConstants(bb, blockChannel);
+        if (loopedEpilogue(rows)) {
+          // The tile's accumulators go through a stack buffer, and one
+          // epilogue runs in a loop over its pixels.
+          auto bufferType = MemRefType::get({rows * nr, lanes}, i32);
+          Value buffer = scratch(bufferType);
+          for (int64_t i = 0; i < rows * nr; ++i)
+            vector::StoreOp::create(bb, loc, accs[i], buffer,
+                                    ValueRange{idx(bb, i), idx(bb, 0)});
+          forLoop(bb, 0, rows, 1, [&](OpBuilder &lb, Value r) {
+            SmallVector<Value> pixelAccs;
+            for (int64_t j = 0; j < nr; ++j)
+              pixelAccs.push_back(vector::LoadOp::create(
+                  lb, loc, accType, buffer,
+                  ValueRange{add(lb, mul(lb, r, nr), j), idx(lb, 0)}));
+            auto [oh, ow] =
+                pixelCoords(lb, arith::AddIOp::create(lb, loc, first, r));
+            storePixel(lb, nIv, oh, ow, blockChannel, pixelAccs, constants);
           });
+          return;
+        }
+        for (int64_t r = 0; r < rows; ++r) {
+          SmallVector<Value> pixelAccs;
+          for (int64_t j = 0; j < nr; ++j)
+            pixelAccs.push_back(accumulator(r, j));
+          storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
+                     constants);
+        }
+      };
+      // A parallel iteration's one group, or the only one: no loop. (A
+      // loop from group * nr to group * nr + nr stayed a loop of one trip
+      // in LLVM, one more loop level whose induction variables loop
+      // strength reduction analysed in every OpenMP body.)
+      if (group || blocks == nr) {
+        groupBody(tb, group ? mul(tb, group, nr) : idx(tb, 0));
+        return;
+      }
+      scf::ForOp::create(tb, loc, idx(tb, 0), idx(tb, blocks), idx(tb, nr),
+                         ValueRange{},
+                         [&](OpBuilder &bb, Location, Value b0, ValueRange) {
+                           groupBody(bb, b0);
+                           scf::YieldOp::create(bb, loc);
+                         });
     };
     if (rowSum) {
       ones = arith::ConstantOp::create(
