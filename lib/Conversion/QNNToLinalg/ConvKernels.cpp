@@ -555,7 +555,8 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
         constants.push_back(v.reshape(type));
       } else if (isa<FloatType>(element)) {
         SmallVector<APFloat> values(v.getValues<APFloat>());
-        values.resize(s.op, APFloat::getZero(values.front().getSemantics()));
+        values.resize(s.op, APFloat::getZero(
+                                cast<FloatType>(element).getFloatSemantics()));
         constants.push_back(DenseElementsAttr::get(type, values));
       } else {
         SmallVector<APInt> values(v.getValues<APInt>());
@@ -3175,12 +3176,7 @@ struct KernelBuilder {
         groupBody(tb, group ? mul(tb, group, nr) : idx(tb, 0));
         return;
       }
-      scf::ForOp::create(tb, loc, idx(tb, 0), idx(tb, blocks), idx(tb, nr),
-                         ValueRange{},
-                         [&](OpBuilder &bb, Location, Value b0, ValueRange) {
-                           groupBody(bb, b0);
-                           scf::YieldOp::create(bb, loc);
-                         });
+      forLoop(tb, 0, blocks, nr, groupBody);
     };
     if (rowSum) {
       ones = arith::ConstantOp::create(
