@@ -32,8 +32,14 @@
 
 // PAR-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_640
 // PAR: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c30) step
-// PAR: %[[T:.*]] = arith.divui %[[I]], %c10{{(_[0-9]+)?}} : index
-// PAR: %[[G:.*]] = arith.remui %[[I]], %c10{{(_[0-9]+)?}} : index
+// PAR: %[[TQ:.*]] = arith.divui %[[I]], %c10{{(_[0-9]+)?}} : index
+// PAR: %[[TI:.*]] = arith.index_cast %[[TQ]] : index to i64
+// PAR: %[[TO:.*]] = llvm.inline_asm "", "=r,0" %[[TI]] : (i64) -> i64
+// PAR: %[[T:.*]] = arith.index_cast %[[TO]] : i64 to index
+// PAR: %[[GQ:.*]] = arith.remui %[[I]], %c10{{(_[0-9]+)?}} : index
+// PAR: %[[GI:.*]] = arith.index_cast %[[GQ]] : index to i64
+// PAR: %[[GO:.*]] = llvm.inline_asm "", "=r,0" %[[GI]] : (i64) -> i64
+// PAR: %[[G:.*]] = arith.index_cast %[[GO]] : i64 to index
 // PAR: arith.cmpi ult, %[[T]], %c2
 
 // SMALL-LABEL: func.func private @__qnn_kernel_vnni_1_64_256_64_

@@ -25,7 +25,10 @@
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c20) step
-// CHECK: %[[T:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[TQ:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[TI:.*]] = arith.index_cast %[[TQ]] : index to i64
+// CHECK: %[[TO:.*]] = llvm.inline_asm "", "=r,0" %[[TI]] : (i64) -> i64
+// CHECK: %[[T:.*]] = arith.index_cast %[[TO]] : i64 to index
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[T]], %c9{{(_[0-9]+)?}} : index
 // CHECK: %[[NEXT:.*]] = arith.addi %[[T]], %c1{{(_[0-9]+)?}} : index
 // CHECK: %[[AFTER:.*]] = arith.addi %[[T]], %c2{{(_[0-9]+)?}} : index

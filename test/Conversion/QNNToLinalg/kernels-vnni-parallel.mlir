@@ -4,16 +4,24 @@
 // not a serial loop after the parallel one; 2 rows x 4 blocks x 2 K steps
 // = 16 vpdpbusd), and 128 output channels are 8
 // blocks of 16, two groups of 4 blocks, so 3 x 2 = 6 iterations; each
-// iteration takes its tile from i / 2 and its channel group from i mod 2,
-// whose blocks start at block (i mod 2) * 4 with no loop over them.
+// iteration takes its tile from i / 2 and its channel group from i mod 2
+// (each through an empty inline-asm copy: LLVM's loop strength reduction
+// no longer carries them into every address), whose blocks start at block
+// (i mod 2) * 4 with no loop over them.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s
 // Serial code loops over every group in each tile.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=SERIAL
 
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni
 // CHECK: scf.parallel (%[[I:.*]]) = (%{{.*}}) to (%c6) step
-// CHECK: %[[T:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
-// CHECK: %[[G:.*]] = arith.remui %[[I]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[TQ:.*]] = arith.divui %[[I]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[TI:.*]] = arith.index_cast %[[TQ]] : index to i64
+// CHECK: %[[TO:.*]] = llvm.inline_asm "", "=r,0" %[[TI]] : (i64) -> i64
+// CHECK: %[[T:.*]] = arith.index_cast %[[TO]] : i64 to index
+// CHECK: %[[GQ:.*]] = arith.remui %[[I]], %c2{{(_[0-9]+)?}} : index
+// CHECK: %[[GI:.*]] = arith.index_cast %[[GQ]] : index to i64
+// CHECK: %[[GO:.*]] = llvm.inline_asm "", "=r,0" %[[GI]] : (i64) -> i64
+// CHECK: %[[G:.*]] = arith.index_cast %[[GO]] : i64 to index
 // CHECK: %[[FULL:.*]] = arith.cmpi ult, %[[T]], %c2{{(_[0-9]+)?}} : index
 // CHECK: scf.if %[[FULL]] {
 // CHECK: %[[LO:.*]] = arith.muli %[[G]], %c4{{(_[0-9]+)?}} : index

@@ -44,7 +44,16 @@
 // CHECK: scf.yield
 // Units 1..23, each with the previous unit's 3 pixels' epilogues (packed
 // stores) among its unrolled steps.
-// CHECK: %[[LAST:.*]]:12 = scf.for %{{.*}} = %c1{{.*}} to %c24{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+// Unit u's tile u / 2 and group u mod 2 come through empty inline-asm
+// copies, which keep the unit loop's induction variable out of LLVM's
+// address arithmetic (loop strength reduction's cost).
+// CHECK: %[[LAST:.*]]:12 = scf.for %[[U:.*]] = %c1{{.*}} to %c24{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+// CHECK: %[[UT:.*]] = arith.divui %[[U]], %c2 : index
+// CHECK-NEXT: %[[UT64:.*]] = arith.index_cast %[[UT]] : index to i64
+// CHECK-NEXT: llvm.inline_asm "", "=r,0" %[[UT64]] : (i64) -> i64
+// CHECK: %[[UG:.*]] = arith.remui %[[U]], %c2 : index
+// CHECK-NEXT: %[[UG64:.*]] = arith.index_cast %[[UG]] : index to i64
+// CHECK-NEXT: llvm.inline_asm "", "=r,0" %[[UG64]] : (i64) -> i64
 // CHECK: arith.minui %{{.*}}, %c32
 // CHECK-NOT: arith.divui %{{.*}}, %c7
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
