@@ -226,6 +226,9 @@ void qnn::initializeCompiler() {
   std::call_once(initOnce, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    // The x86 kernels' inline assembly (vpmuldq) is parsed when the object
+    // code is emitted.
+    llvm::InitializeNativeTargetAsmParser();
     registerAllPasses();
     registerQNNConversions();
   });

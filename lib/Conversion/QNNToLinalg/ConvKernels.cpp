@@ -1016,8 +1016,6 @@ struct KernelBuilder {
     Memo() {}
     DenseMap<Attribute, Value> constants;
     DenseMap<std::pair<Value, const char *>, Value> derivations;
-    /// inBlockCopy's copies, by value and block.
-    DenseMap<std::pair<Value, Block *>, Value> copies;
     /// scratch's buffers, by block and type.
     DenseMap<std::pair<Block *, Type>, Value> scratch;
     /// argumentRanges' parse of the epilogue's record.
@@ -2398,11 +2396,15 @@ struct KernelBuilder {
 
   /// The exact i64 products of the even lanes and of the odd lanes of the
   /// i32 vectors a and b (an operand that is an i64 splat constant, a
-  /// per-tensor multiplier, is taken as its i32 splat): the low halves of
-  /// the 64-bit lanes sign-extended in place (shl, shrsi 32), the high
-  /// halves shifted down (shrsi 32); x86 multiplies either with vpmuldq.
-  /// The halves of a per-channel operand are computed once per channel
-  /// block (derived).
+  /// per-tensor multiplier, is taken as its i32 splat), each one vpmuldq.
+  /// In the x86 flavors (mulDqConstraints) that instruction is written
+  /// as inline assembly on the 64-bit lanes as they are (it reads their
+  /// low halves), the odd lanes' high halves shifted down (shrui 32);
+  /// otherwise the low halves are sign-extended in place (shl, shrsi 32)
+  /// and the high halves shifted down (shrsi 32), so that LLVM can prove
+  /// both factors to be sign-extended i32 values and select vpmuldq on
+  /// x86. The halves of a per-channel operand are computed once per
+  /// channel block (derived).
   std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b) {
     int64_t n = s.lanes();
     auto wideType = VectorType::get({n}, ob.getI32Type());
@@ -2416,16 +2418,27 @@ struct KernelBuilder {
                         attr.getSplatValue<APInt>().getSExtValue()))));
     };
     Value c32 = pairSplat(32);
-    // LLVM selects vpmuldq for an i64 multiply only where it sees that
-    // both operands are sign-extended i32 values, which it does not across
-    // basic blocks: a per-channel operand defined outside the block being
-    // built (an epilogue in a loop over a tile's pixels, its constants
-    // loaded before the loop) is first copied into it (inBlockCopy), so
-    // that its halves are derived there. (Derived before the loop, each
-    // product took three vpmuludq and four shifts.)
-    b = inBlockCopy(ob, b);
     Value aq = asPairs(ob, asI32(a));
     Value bq = asPairs(ob, asI32(b));
+    if (std::optional<StringRef> constraints = mulDqConstraints()) {
+      auto oddLanes = [&](Value v, Value q) -> Value {
+        if (Value shifted = oddChannelLoad(v))
+          return asPairs(ob, shifted);
+        return derived(q, "highUnsigned", [&](OpBuilder &db) -> Value {
+          return arith::ShRUIOp::create(db, loc, q, c32);
+        });
+      };
+      auto mulDq = [&](Value x, Value y) {
+        return LLVM::InlineAsmOp::create(
+                   ob, loc, x.getType(), ValueRange{x, y},
+                   /*asm_string=*/"vpmuldq $2, $1, $0", *constraints,
+                   /*has_side_effects=*/false, /*is_align_stack=*/false,
+                   LLVM::tailcallkind::TailCallKind::None,
+                   LLVM::AsmDialectAttr(), ArrayAttr())
+            .getResult(0);
+      };
+      return {mulDq(aq, bq), mulDq(oddLanes(a, aq), oddLanes(b, bq))};
+    }
     auto low = [&](Value q) {
       return derived(q, "low", [&](OpBuilder &db) -> Value {
         return arith::ShRSIOp::create(
@@ -2452,28 +2465,36 @@ struct KernelBuilder {
     return {evenProduct, oddProduct};
   }
 
-  /// On AVX2 (blendsHighHalves' flavors), `v` itself if it is a constant
-  /// or defined in the block `ob` builds in; else an opaque copy of it
-  /// made there once (an empty inline assembly statement, which costs no
-  /// instruction and which LLVM cannot look through, so that it keeps what
-  /// is derived from the copy in that block). Elsewhere `v`.
-  Value inBlockCopy(OpBuilder &ob, Value v) {
-    Block *block = ob.getInsertionBlock();
-    if (!blendsHighHalves() || v.getParentBlock() == block ||
-        matchPattern(v, m_Constant()))
-      return v;
-    Value &copy = memo.copies[{v, block}];
-    if (!copy) {
-      OpBuilder cb(v.getContext());
-      cb.setInsertionPointToStart(block);
-      copy = opaqueCopy(cb, v, "=x,0");
+  /// The inline-assembly constraints of a vpmuldq on the flavor's i64
+  /// vectors ("=v,v,v": zmm, "=x,x,x": ymm), or none for the flavors whose
+  /// code may run on a CPU without that instruction at that width
+  /// (Generic, Depthwise, which the generic target uses too, and emulated
+  /// VNNI). LLVM selects vpmuldq for an i64 multiply where SelectionDAG's
+  /// known-bits queries prove both factors sign-extended i32 values, which
+  /// they do only within a basic block and at a price: on MobileNet v2's
+  /// VNNI module, 15% of qnn-compile's instructions (9.9 -> 8.4 G with
+  /// the assembly), and an epilogue in a loop over a tile's pixels, its
+  /// per-channel factors defined before the loop, got three vpmuludq and
+  /// four shifts per product.
+  std::optional<StringRef> mulDqConstraints() const {
+    if (emulate)
+      return std::nullopt;
+    switch (s.flavor) {
+    case KernelFlavor::VNNI:
+    case KernelFlavor::Int16AVX512:
+    case KernelFlavor::DepthwiseVNNI:
+      return StringRef("=v,v,v");
+    case KernelFlavor::Int16:
+    case KernelFlavor::DepthwiseAVX2:
+      return StringRef("=x,x,x");
+    default:
+      return std::nullopt;
     }
-    return copy;
   }
 
   /// `v` through an empty inline assembly statement whose result is tied
-  /// to its operand (`constraints`, "=x,0" or "=v,0"): no instruction,
-  /// but LLVM cannot see through it.
+  /// to its operand (`constraints`: "=v,0" for a vector, "=r,0" for an
+  /// index): no instruction, but LLVM cannot see through it.
   Value opaqueCopy(OpBuilder &ob, Value v, StringRef constraints) {
     return LLVM::InlineAsmOp::create(
                ob, loc, v.getType(), ValueRange{v}, /*asm_string=*/"",

@@ -28,9 +28,10 @@
 // After materialization the epilogue runs on the accumulator vectors (8
 // lanes for int16) and only i8 vectors are stored; the template is gone.
 // The rounding doubling high multiply (x * m + 2^30) >> 31 runs on the
-// even and odd i32 lanes as four i64 products each (the even lanes
-// sign-extended in place by shl/shrsi 32, the odd ones by shrsi 32), and a
-// blend of the two i32 views takes each result where it lies. The
+// even and odd i32 lanes as four i64 products each (vpmuldq in inline
+// assembly, which reads the low halves of the 64-bit lanes: the even lanes
+// as they are, the odd ones shifted down by shrui 32), and a blend of the
+// two i32 views takes each result where it lies. The
 // kernel's constants (the blend's lane mask among them) are made once, at
 // its start.
 // BODY-LABEL: func.func @fused
@@ -38,12 +39,11 @@
 // BODY: %[[EVEN:.*]] = arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
 // BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
-// BODY: vector.bitcast %{{.*}} : vector<8xi32> to vector<4xi64>
-// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shrsi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.shli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[Q:.*]] = vector.bitcast %{{.*}} : vector<8xi32> to vector<4xi64>
+// BODY-NEXT: %[[QO:.*]] = arith.shrui %[[Q]], %{{.*}} : vector<4xi64>
+// BODY: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[Q]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[QO]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY-NOT: arith.muli {{.*}} : vector<4xi64>
 // BODY: arith.select %[[EVEN]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // The two 8-lane blocks of a pixel narrow together into one 16-byte store
 // (the AVX2 packs, packBytes8).
@@ -148,8 +148,8 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
 // BODY-DAG: %[[TWO:.*]] = arith.constant dense<2> : vector<8xi32>
 // BODY-DAG: %[[C32:.*]] = arith.constant dense<32> : vector<4xi64>
-// BODY: %[[PE:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: %[[PO:.*]] = arith.muli %{{.*}}, %{{.*}} : vector<4xi64>
+// BODY: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // BODY: arith.cmpi slt, %[[PE]], %{{.*}} : vector<4xi64>
 // BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi64>
 // BODY: %[[SE:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>

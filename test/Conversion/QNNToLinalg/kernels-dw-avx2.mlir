@@ -33,8 +33,8 @@
 // CHECK-LABEL: llvm.func @dw_double
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
 // CHECK-SAME: target_features = #llvm.target_features<["+avx2"]>
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
-// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // CHECK-NEXT: llvm.icmp "slt" %[[PE]]
 // CHECK-NEXT: llvm.select
 // CHECK-NEXT: llvm.add %[[PE]]
@@ -63,8 +63,8 @@ func.func @dw_double(%x: tensor<1x9x9x32xi8>) -> tensor<1x9x9x32xi8> {
 // CALL-LABEL: func.func @dw_single_s2
 // CALL: call @__qnn_kernel_dwavx2_
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
-// CHECK-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // CHECK-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<4xi64>
 // CHECK-NEXT: %[[SO:.*]] = llvm.add %[[PO]], %{{.*}} : vector<4xi64>
 // CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
@@ -89,7 +89,7 @@ func.func @dw_single_s2(%x: tensor<1x9x9x32xi8>) -> tensor<1x4x4x32xi8> {
 // CALL-LABEL: func.func @dw_shift0
 // CALL: call @__qnn_kernel_dwavx2_
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
-// CHECK: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// CHECK: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // CHECK: %[[SE:.*]] = llvm.sub
 // CHECK-NEXT: llvm.ashr %[[SE]], %{{.*}} : vector<4xi64>
 // CHECK: %[[SO:.*]] = llvm.sub

@@ -4,9 +4,11 @@
 // once per kernel (once per thread in threaded code), and one epilogue
 // per block runs in an scf.for over the 5 pixels,
 // instead of 10 unrolled copies (LLVM's instruction selection time goes
-// into the epilogues). The per-channel multipliers, loaded before the
-// loop, enter it through an empty inline assembly copy, so that LLVM
-// derives their halves in the loop's block and selects vpmuldq. The last
+// into the epilogues). The per-channel multipliers are loaded before the
+// loop, their odd lanes shifted down there too (lshr 32), and the loop
+// multiplies with vpmuldq in inline assembly, which needs no proof that
+// the factors are sign-extended i32 values (LLVM's own selection of
+// vpmuldq does not see one across blocks). The last
 // pixel (6 = 5 + 1) is a tile of its own, unrolled; so is every tile of a
 // reduction under 64 (@k32). The tile's one group of 2 blocks is no loop.
 // Execution: test/Execution/int16-tiles.test.
@@ -20,10 +22,11 @@
 // KERNEL-NOT: step %c2
 // KERNEL-COUNT-10: vector.store %{{.*}}, %[[BUF]][%{{.*}}, %{{.*}}] : memref<10x8xi32>, vector<8xi32>
 // KERNEL-NEXT: scf.for %{{.*}} = %c0{{.*}} to %c5{{.*}} step %c1
-// KERNEL: llvm.inline_asm "", "=x,0"
-// KERNEL: llvm.inline_asm "", "=x,0"
+// KERNEL-NOT: llvm.inline_asm "", "=x,0"
 // KERNEL: vector.load %[[BUF]]
 // KERNEL: vector.load %[[BUF]]
+// KERNEL: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x"
+// KERNEL: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x"
 // KERNEL: vector.store %{{.*}} : memref<1x1x6x16xi8>, vector<16xi8>
 // KERNEL-NEXT: }
 // The last pixel: unrolled, no buffer.
@@ -36,13 +39,13 @@
 // CHECK-LABEL: llvm.func @__qnn_kernel_int16_1_2_3_64_2_3_1_1_1_1_1_1_16_
 // CHECK: llvm.alloca %{{.*}} x i32
 // CHECK-NOT: llvm.alloca
-// CHECK: %[[M:.*]] = llvm.inline_asm "", "=x,0" %{{.*}} : (vector<8xi32>) -> vector<8xi32>
+// CHECK: %[[M:.*]] = llvm.load %{{.*}} : !llvm.ptr -> vector<8xi32>
 // CHECK-NEXT: %[[Q:.*]] = llvm.bitcast %[[M]] : vector<8xi32> to vector<4xi64>
-// CHECK-NEXT: %[[ODD:.*]] = llvm.ashr %[[Q]], %{{.*}} : vector<4xi64>
-// CHECK-NEXT: %[[S:.*]] = llvm.shl %[[Q]], %{{.*}} : vector<4xi64>
-// CHECK-NEXT: %[[EVEN:.*]] = llvm.ashr %[[S]], %{{.*}} : vector<4xi64>
-// CHECK: llvm.mul %{{.*}}, %[[EVEN]] : vector<4xi64>
-// CHECK-NEXT: llvm.mul %{{.*}}, %[[ODD]] : vector<4xi64>
+// CHECK-NEXT: %[[ODD:.*]] = llvm.lshr %[[Q]], %{{.*}} : vector<4xi64>
+// CHECK: llvm.cond_br
+// CHECK: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %[[Q]] : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %[[ODD]] : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-NOT: llvm.mul {{.*}} : vector<4xi64>
 // CHECK: llvm.return
 func.func @k64(%x: tensor<1x2x3x64xi8>) -> tensor<1x2x3x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x64xi8>
@@ -55,7 +58,7 @@ func.func @k64(%x: tensor<1x2x3x64xi8>) -> tensor<1x2x3x16xi8> {
 
 // CHECK-LABEL: llvm.func @__qnn_kernel_int16_1_2_3_32_2_3_1_1_1_1_1_1_16_
 // CHECK-NOT: llvm.alloca
-// CHECK-NOT: llvm.inline_asm
+// CHECK-NOT: llvm.inline_asm "",
 // CHECK: llvm.return
 func.func @k32(%x: tensor<1x2x3x32xi8>) -> tensor<1x2x3x16xi8> {
   %w = arith.constant dense<3> : tensor<16x1x1x32xi8>

@@ -37,6 +37,7 @@
 // PACKED: llvm.intr.sadd.sat
 // PACKED: llvm.call_intrinsic "llvm.x86.avx512.packsswb.512"
 // PLAIN: llvm.func @__qnn_kernel_
+// PLAIN-NOT: vpmuldq
 // PLAIN-NOT: llvm.x86.avx512.packssdw.512
 // PLAIN-NOT: llvm.x86.avx512.permvar.si.512
 // PLAIN: llvm.store {{.*}} : vector<{{8|16}}xi8>, !llvm.ptr
@@ -69,8 +70,8 @@ func.func @shift0(%x: tensor<1x2x4x16xi8>) -> tensor<1x2x4x64xi8> {
 // PACKED-DAG: %[[ZP7:.*]] = llvm.mlir.constant(dense<7> : vector<32xi16>)
 // PACKED-DAG: %[[ONE16:.*]] = llvm.mlir.constant(dense<1> : vector<32xi16>)
 // PACKED-NOT: llvm.add {{.*}} : vector<8xi64>
-// PACKED: %[[PE:.*]] = llvm.mul {{.*}} : vector<8xi64>
-// PACKED-NEXT: %[[PO:.*]] = llvm.mul {{.*}} : vector<8xi64>
+// PACKED: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" {{.*}} -> vector<8xi64>
+// PACKED-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" {{.*}} -> vector<8xi64>
 // PACKED-NEXT: %[[E:.*]] = llvm.ashr %[[PE]], %[[S33]] : vector<8xi64>
 // PACKED-NEXT: %[[OB:.*]] = llvm.bitcast %[[PO]] : vector<8xi64> to vector<16xi32>
 // PACKED-NEXT: %[[O:.*]] = llvm.ashr %[[OB]], %[[ONE32]] : vector<16xi32>

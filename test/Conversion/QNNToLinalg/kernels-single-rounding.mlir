@@ -43,7 +43,7 @@
 // VNNI: llvm.shl %{{.*}}, %[[K]] : vector<16xi32>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
-// VNNI: llvm.mul {{.*}} : vector<8xi64>
+// VNNI: llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" {{.*}} -> vector<8xi64>
 // VNNI-NOT: vector<16xi64>
 // VNNI-NOT: llvm.intr.smax{{.*}}xi64>
 // VNNI: llvm.return
@@ -52,12 +52,12 @@
 // VNNI: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: llvm.and {{.*}} : vector<8xi64>
 // VNNI-NOT: vector<16xi64>
-// VNNI: llvm.mul {{.*}} : vector<8xi64>
+// VNNI: llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" {{.*}} -> vector<8xi64>
 // VNNI: llvm.return
 // INT16-LABEL: llvm.func @__qnn_kernel_int16_
 // INT16-NOT: vector<8xi64>
 // INT16-NOT: masked.load
-// INT16: llvm.mul {{.*}} : vector<4xi64>
+// INT16: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" {{.*}} -> vector<4xi64>
 // INT16-NOT: vector<8xi64>
 // INT16: llvm.return
 // Per-lane shifts r, all >= 3 here (the argument's ranges), and a packed
@@ -70,8 +70,8 @@
 // INT16-DAG: %[[ZP:.*]] = llvm.mlir.constant(dense<7> : vector<16xi16>)
 // INT16-DAG: %[[ONE:.*]] = llvm.mlir.constant(dense<1> : vector<16xi16>)
 // INT16: %[[M2:.*]] = llvm.sub %{{.*}}, %{{.*}} : vector<8xi32>
-// INT16: %[[PE:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
-// INT16-NEXT: %[[PO:.*]] = llvm.mul %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// INT16-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // INT16-NEXT: %[[E:.*]] = llvm.lshr %[[PE]], %{{.*}} : vector<4xi64>
 // INT16-NEXT: %[[EB:.*]] = llvm.bitcast %[[E]] : vector<4xi64> to vector<8xi32>
 // INT16-NEXT: %[[OB:.*]] = llvm.bitcast %[[PO]] : vector<4xi64> to vector<8xi32>
