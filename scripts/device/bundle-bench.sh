@@ -11,7 +11,8 @@
 # run on 1 and 2 threads; oneDNN also limited to AVX512-VNNI
 # (ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI: the like-for-like figure on a CPU
 # with AMX, whose tiles oneDNN otherwise uses). Two CPUs of different
-# cores are used (not SMT siblings).
+# cores are used (not SMT siblings): CPU=N bash run.sh picks the first
+# (default 2). run.sh and rounds.sh share bench-lib.sh, copied beside them.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BIN="${QNN_BUILD_DIR:-$ROOT/build}/bin"
@@ -54,53 +55,49 @@ for src in "$OUTDIR"/src/*.mlir; do
 done
 rm -rf "$OUTDIR/src"
 
+cp "$HERE/bench-lib.sh" "$OUTDIR/"
 cat > "$OUTDIR/run.sh" <<'RUN'
 #!/usr/bin/env bash
+# CPU (default 2) and a CPU of another core.
 cd "$(dirname "$0")"
+source ./bench-lib.sh
 out="$OUT/bench.txt"
-# CPU 2 and a CPU of another core.
-core2=$(cat /sys/devices/system/cpu/cpu2/topology/core_id)
-other=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
-  n=${c##*cpu}; [ "$n" -gt 2 ] && [ "$(cat $c/topology/core_id)" != "$core2" ] && echo $n; done |
-  sort -n | head -1)
+cpu="${CPU:-2}"
+other=$(other_cpu "$cpu")
 { grep -m1 "model name" /proc/cpuinfo
-  echo "cpus: 2 and $other"
-  taskset -c 2 ./qnn-bench-peak
+  echo "cpus: $cpu and $other"
+  taskset -c "$cpu" ./qnn-bench-peak
   for exe in qnn/*.exe; do
     base=$(basename "$exe" .exe); name=${base%%.*}
-    cpus=2; case $base in *.omp) cpus=2,$other;; esac
+    cpus=$cpu; case $base in *.omp) cpus=$cpu,$other;; esac
     echo "qnn-mlir/$base $(OMP_NUM_THREADS=2 taskset -c $cpus "$exe" "qnn/$name.in.bin" /tmp/o.bin 500)"
   done
   echo "== oneDNN's kernel for pw3, default and VNNI-limited"
-  LD_LIBRARY_PATH=lib ONEDNN_VERBOSE=1 ./peers --benchmark_filter=oneDNN/pw3 \
-    --benchmark_min_time=0.01 2>&1 | grep -m1 'exec,cpu,convolution'
-  LD_LIBRARY_PATH=lib ONEDNN_VERBOSE=1 ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI ./peers \
-    --benchmark_filter=oneDNN/pw3 --benchmark_min_time=0.01 2>&1 | grep -m1 'exec,cpu,convolution'
+  ONEDNN_VERBOSE=1 peers 1 "$cpu" --benchmark_filter=oneDNN/pw3 \
+    --benchmark_min_time=0.01 | grep -m1 'exec,cpu,convolution'
+  ONEDNN_VERBOSE=1 onednn_vnni 1 "$cpu" --benchmark_filter=oneDNN/pw3 \
+    --benchmark_min_time=0.01 | grep -m1 'exec,cpu,convolution'
   for threads in 1 2; do
-    cpus=2; [ "$threads" = 2 ] && cpus=2,$other
+    cpus=$cpu; [ "$threads" = 2 ] && cpus=$cpu,$other
     echo "== peers, $threads thread(s)"
-    LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
-      taskset -c $cpus ./peers --benchmark_repetitions=5 --benchmark_min_time=0.2 \
-      --benchmark_report_aggregates_only=true 2>&1 | grep -E "median"
+    peers "$threads" "$cpus" --benchmark_repetitions=5 --benchmark_min_time=0.2 \
+      --benchmark_report_aggregates_only=true | grep -E "median"
     echo "== oneDNN limited to AVX512_CORE_VNNI, $threads thread(s)"
-    LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
-      ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI taskset -c $cpus ./peers \
-      --benchmark_filter=oneDNN --benchmark_repetitions=5 --benchmark_min_time=0.2 \
-      --benchmark_report_aggregates_only=true 2>&1 | grep -E "median"
+    onednn_vnni "$threads" "$cpus" --benchmark_filter=oneDNN --benchmark_repetitions=5 \
+      --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true | grep -E "median"
   done
   # The 27-layer sequence against oneDNN limited to VNNI, back to back in
   # rounds (a shared host's load drifts between the sections above).
   for round in 1 2 3; do
     echo "== sequence, round $round"
     for threads in 1 2; do
-      cpus=2; v=t1; [ "$threads" = 2 ] && { cpus=2,$other; v=omp; }
+      cpus=$cpu; v=t1; [ "$threads" = 2 ] && { cpus=$cpu,$other; v=omp; }
       echo "qnn-mlir/mobilenet_v1_convs.avx512-vnni.$v $(OMP_NUM_THREADS=2 taskset -c $cpus \
         qnn/mobilenet_v1_convs.avx512-vnni.$v.exe qnn/mobilenet_v1_convs.in.bin /tmp/o.bin 500)"
-      LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$threads OMP_NUM_THREADS=$threads \
-        ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI taskset -c $cpus ./peers \
-        --benchmark_filter='oneDNN/mobilenet_v1_convs/' --benchmark_repetitions=5 \
-        --benchmark_min_time=0.2 --benchmark_report_aggregates_only=true 2>&1 |
-        grep median | sed "s/^/VNNI, $threads thread(s): /"
+      onednn_vnni "$threads" "$cpus" --benchmark_filter='oneDNN/mobilenet_v1_convs/' \
+        --benchmark_repetitions=5 --benchmark_min_time=0.2 \
+        --benchmark_report_aggregates_only=true | grep median |
+        sed "s/^/VNNI, $threads thread(s): /"
     done
   done
 } > "$out" 2>&1

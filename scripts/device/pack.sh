@@ -22,7 +22,8 @@ QNN_BUNDLE_TARGETS="${QNN_BUNDLE_TARGETS:-avx512-vnni int16-avx512bw}" \
 # Only what runs there: the executables, inputs, libraries and run.sh (the
 # references and sources stay here for check.sh).
 (cd devbundle && tar cf - chk/models chk/cases chk/lib chk/run.sh \
-   bench/lib bench/qnn bench/peers bench/qnn-bench-peak bench/run.sh) |
+   bench/lib bench/qnn bench/peers bench/qnn-bench-peak bench/run.sh \
+   bench/bench-lib.sh) |
   xz -6 -T2 > devpack.txz
 size=$(stat -c %s devpack.txz)
 echo "devpack.txz: $((size / 1048576)) MiB (the call carries at most 64 MiB with the tree)"

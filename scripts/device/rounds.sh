@@ -13,16 +13,12 @@ set -uo pipefail
 rounds="${1:-5}"; shift || true
 layers=("$@")
 [ ${#layers[@]} -gt 0 ] || layers=(conv0 dw1 pw1 dw2 dw3 pw3 pw5 dw7 pw7 pw13)
+source "$(dirname "${BASH_SOURCE[0]}")/bench-lib.sh"
 cpu="${CPU:-2}"
-core=$(cat /sys/devices/system/cpu/cpu$cpu/topology/core_id)
-other=$(for c in /sys/devices/system/cpu/cpu[0-9]*; do
-  n=${c##*cpu}; [ "$n" -gt "$cpu" ] && [ "$(cat "$c"/topology/core_id)" != "$core" ] && echo "$n"; done |
-  sort -n | head -1)
-peer() { # peer THREADS CPUS NAME
-  LD_LIBRARY_PATH=lib QNN_BENCH_THREADS=$1 OMP_NUM_THREADS=$1 \
-    ONEDNN_MAX_CPU_ISA=AVX512_CORE_VNNI taskset -c "$2" ./peers \
-    --benchmark_filter="oneDNN/$3/" --benchmark_repetitions=3 \
-    --benchmark_min_time=0.1 --benchmark_report_aggregates_only=true 2>&1 |
+other=$(other_cpu "$cpu")
+peer() { # peer THREADS CPUS NAME: oneDNN (VNNI-limited) on layer NAME
+  onednn_vnni "$1" "$2" --benchmark_filter="oneDNN/$3/" --benchmark_repetitions=3 \
+    --benchmark_min_time=0.1 --benchmark_report_aggregates_only=true |
     awk '/median/ {print $2, $3}'
 }
 {
