@@ -13,8 +13,10 @@
 //   per 16 outputs against K / 4 = 8 vpdpbusd. The multiplies issue on the
 //   same pipes as vpdpbusd on Zen 4 (and on Intel's port 0), so that ratio
 //   costs 20% of the peak; additions, shifts, blends and packs do not;
-//   likewise beside vpaddsw, vpermt2d, vpaddq and vpackssdw (on Zen 4
-//   the first two compete with vpdpbusd, the others do not).
+//   likewise beside vpaddsw, vpermt2d, vpaddq, vpackssdw, vpmulld, the
+//   float route of a requantize (vmulps, vcvtdq2ps, vcvtps2dq) and zmm
+//   stores (on Zen 4 the multiplies, vpaddsw, half a vpermt2d and more
+//   than one store per twelve compete with vpdpbusd; see QNN_DP_WITH).
 // An instruction the CPU lacks is skipped.
 //
 //===----------------------------------------------------------------------===//
@@ -124,36 +126,64 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
   return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;
 }
 
-// vpdpbusd zmm beside one `insn` per four (three per twelve, results in
-// zmm28-30, operands the two inputs): whether the instruction takes a slot
-// of the pipes vpdpbusd uses (the vpdpbusd GOPS drop to 75% of the peak)
-// or issues beside it (the peak). The epilogues' instructions, measured
-// on Zen 4: vpmuldq and vpaddsw take a slot (375 of 469 GOPS), vpermt2d
-// about half of one (417); shifts, vpshufd, vpermd, blends, packs,
-// vpaddd and vpaddq none.
-#define QNN_DP_BESIDE(function, insn)                                          \
+// vpdpbusd zmm beside the three statements x28, x29 and x30 per twelve
+// (results in zmm28-30; operands the two inputs a and b, the float vector
+// f, the 192-byte buffer p): whether they take slots of the pipes
+// vpdpbusd uses (the vpdpbusd GOPS drop below the peak; one slot each:
+// 75%) or issue beside it (the peak). Measured on Zen 4: every multiply
+// takes a slot (vpmuldq, vpmulld, vpmaddwd, vpmulhrsw, vmulps, the FMAs;
+// 375 of 469 GOPS), and so does vpaddsw; vpermt2d about half of one
+// (417); shifts, vpshufd, vpermd, blends, packs, vpaddd, vpaddq, the
+// int/float conversions, register moves and broadcast loads none; zmm
+// stores of fresh results none at one per twelve, about one each at
+// three per twelve (350-363).
+#define QNN_DP_WITH(function, x28, x29, x30)                                   \
   __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
     __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
+    __m512 f = _mm512_set1_ps(1.5f);                                           \
+    alignas(64) static char buffer[192];                                       \
+    char *p = buffer;                                                          \
     QNN_ZMM_ACCUMULATORS;                                                      \
     double start = seconds();                                                  \
     for (long i = 0; i < kIterations; ++i)                                     \
       __asm__ volatile(QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")     \
-                           insn " %[a], %[b], %%zmm28\n\t" QNN_DP("c4")        \
-                               QNN_DP("c5") QNN_DP("c6") QNN_DP("c7") insn     \
-                       " %[a], %[b], %%zmm29\n\t" QNN_DP("c8") QNN_DP("c9")    \
-                           QNN_DP("c10") QNN_DP("c11") insn                    \
-                       " %[a], %[b], %%zmm30\n\t"                              \
+                           x28 QNN_DP("c4") QNN_DP("c5") QNN_DP("c6")          \
+                               QNN_DP("c7") x29 QNN_DP("c8") QNN_DP("c9")      \
+                                   QNN_DP("c10") QNN_DP("c11") x30             \
                        : QNN_ZMM_OUTPUTS                                       \
-                       : [a] "v"(a), [b] "v"(b)                                \
-                       : "xmm28", "xmm29", "xmm30");                           \
+                       : [a] "v"(a), [b] "v"(b), [f] "v"(f), [p] "r"(p)        \
+                       : "xmm28", "xmm29", "xmm30", "memory");                 \
     double elapsed = seconds() - start;                                        \
     return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
   }
+// `insn` on the two integer inputs, three per twelve.
+#define QNN_DP_BESIDE(function, insn)                                          \
+  QNN_DP_WITH(function, insn " %[a], %[b], %%zmm28\n\t",                      \
+              insn " %[a], %[b], %%zmm29\n\t",                                \
+              insn " %[a], %[b], %%zmm30\n\t")
 
 QNN_DP_BESIDE(dpbusdPaddswZmm, "vpaddsw")
 QNN_DP_BESIDE(dpbusdPermt2dZmm, "vpermt2d")
 QNN_DP_BESIDE(dpbusdPaddqZmm, "vpaddq")
 QNN_DP_BESIDE(dpbusdPackssdwZmm, "vpackssdw")
+QNN_DP_BESIDE(dpbusdPmulldZmm, "vpmulld")
+// The float route of a requantize: one vmulps per 16 outputs, and the
+// conversions before and after it.
+QNN_DP_WITH(dpbusdMulpsZmm, "vmulps %[f], %[f], %%zmm28\n\t",
+            "vmulps %[f], %[f], %%zmm29\n\t",
+            "vmulps %[f], %[f], %%zmm30\n\t")
+QNN_DP_WITH(dpbusdCvtdq2psZmm, "vcvtdq2ps %[a], %%zmm28\n\t",
+            "vcvtdq2ps %[a], %%zmm29\n\t", "vcvtdq2ps %[a], %%zmm30\n\t")
+QNN_DP_WITH(dpbusdCvtps2dqZmm, "vcvtps2dq %[f], %%zmm28\n\t",
+            "vcvtps2dq %[f], %%zmm29\n\t", "vcvtps2dq %[f], %%zmm30\n\t")
+// 64-byte stores of a result just computed (a vpaddq, which alone issues
+// beside vpdpbusd), as a kernel's epilogue stores its packed bytes, one
+// and three per twelve vpdpbusd.
+#define QNN_ADD_STORE(reg, offset)                                             \
+  "vpaddq %[a], %[b], %%" reg "\n\tvmovdqu64 %%" reg ", " offset "(%[p])\n\t"
+QNN_DP_WITH(dpbusdStore1Zmm, QNN_ADD_STORE("zmm28", "0"), "", "")
+QNN_DP_WITH(dpbusdStore3Zmm, QNN_ADD_STORE("zmm28", "0"),
+            QNN_ADD_STORE("zmm29", "64"), QNN_ADD_STORE("zmm30", "128"))
 
 void report(const char *name, double (*measure)()) {
   double best = 0;
@@ -174,6 +204,12 @@ int main() {
     report("vpdpbusd zmm + vpermt2d 4:1", dpbusdPermt2dZmm);
     report("vpdpbusd zmm + vpaddq 4:1", dpbusdPaddqZmm);
     report("vpdpbusd zmm + vpackssdw 4:1", dpbusdPackssdwZmm);
+    report("vpdpbusd zmm + vpmulld 4:1", dpbusdPmulldZmm);
+    report("vpdpbusd zmm + vmulps 4:1", dpbusdMulpsZmm);
+    report("vpdpbusd zmm + vcvtdq2ps 4:1", dpbusdCvtdq2psZmm);
+    report("vpdpbusd zmm + vcvtps2dq 4:1", dpbusdCvtps2dqZmm);
+    report("vpdpbusd zmm + zmm store 12:1", dpbusdStore1Zmm);
+    report("vpdpbusd zmm + zmm store 4:1", dpbusdStore3Zmm);
   }
   if (__builtin_cpu_supports("avx512bw"))
     report("vpmaddwd + vpaddd zmm", maddwdZmm);
