@@ -2967,6 +2967,18 @@ struct KernelBuilder {
             : SmallVector<int64_t>{2, 1};
     if (pipelinable)
       nrChoices = {4, 2, 3, 1};
+    // A long reduction (K >= 256: a 64-channel group's weights are 16 KiB
+    // or more) takes units of 6 pixels x 2 blocks rather than 3 x 4 when
+    // the blocks pair up: the same 12 accumulators, half the weight bytes
+    // per vpdpbusd (2 weight vectors and 6 broadcasts per 12), which is
+    // what a core with two vpdpbusd per cycle streams from L2 when the
+    // weights do not fit its L1 (Xeon: see the README). Zen 4, one thread,
+    // 2 alternated runs: pw5 230 -> 229 us, pw7 227-228 -> 226-227, pw13
+    // 231-234 -> 229; AOT, 3 alternated rounds: MobileNet v2 2.49-2.51 ->
+    // 2.43-2.44 ms serial, 1.36-1.38 -> 1.34-1.36 ms on 2 threads.
+    bool wideUnits = pipelinable && chunks >= 64 && blocks % 2 == 0;
+    if (wideUnits)
+      nrChoices = {2};
     int64_t nr = 1;
     for (int64_t v : nrChoices)
       if (blocks % v == 0) {
@@ -3258,7 +3270,8 @@ struct KernelBuilder {
     // within it (tile-major, as the parallel tiles are): 2 threads, Zen 4,
     // pw1 89 -> 77 us, pw3 129 -> 121, pw5 121 -> 116. Emulated VNNI takes
     // the same path; the int16 kernels do not (AVX2 has 16 registers).
-    int64_t rows = nr == 1 ? 6 : nr == 2 ? 4 : 3;
+    // Long reductions: 6 pixels for 2 blocks (wideUnits).
+    int64_t rows = nr == 1 || wideUnits ? 6 : nr == 2 ? 4 : 3;
     int64_t groups = blocks / nr, tiles = pixels / rows;
     int64_t units = tiles * groups, rest = pixels % rows;
     if (!pipelinable || s.n * units <= 1) {

@@ -139,10 +139,19 @@ func.func @k32(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
 
 // -----
 
-// K = 512: a long reduction hides the epilogue; plain tiles.
+// K = 512 (128 steps), 64 channels, 14 pixels: a long reduction (K >=
+// 256) takes units of 6 pixels x 2 blocks rather than 3 x 4 (the same 12
+// accumulators, 2 weight vectors per step instead of 4): 2 groups of 2
+// blocks, 2 tiles of 6 pixels (4 units, 1..3 in the unit loop) and a rest
+// tile of 2 pixels. Unit 0's reduction loads 2 weight vectors and issues
+// 12 vpdpbusd per step.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_512_
 // CHECK-NOT: memref.alloca
-// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: %[[FIRST:.*]]:12 = scf.for %{{.*}} = %c0{{.*}} to %c128{{.*}} step %{{.*}} iter_args
+// CHECK-COUNT-2: vector.load %arg1[{{.*}}] : memref<4x1x1x128x64xi8>, vector<64xi8>
+// CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NEXT: scf.yield
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c4{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
 func.func @k512(%x: tensor<1x2x7x512xi8>) -> tensor<1x2x7x64xi8> {
   %w = arith.constant dense<3> : tensor<64x1x1x512xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
