@@ -2420,32 +2420,23 @@ struct KernelBuilder {
     Value c32 = pairSplat(32);
     Value aq = asPairs(ob, asI32(a));
     Value bq = asPairs(ob, asI32(b));
-    if (std::optional<StringRef> constraints = mulDqConstraints()) {
-      auto oddLanes = [&](Value v, Value q) -> Value {
-        if (Value shifted = oddChannelLoad(v))
-          return asPairs(ob, shifted);
-        return derived(q, "highUnsigned", [&](OpBuilder &db) -> Value {
-          return arith::ShRUIOp::create(db, loc, q, c32);
-        });
-      };
-      auto mulDq = [&](Value x, Value y) {
-        return LLVM::InlineAsmOp::create(
-                   ob, loc, x.getType(), ValueRange{x, y},
-                   /*asm_string=*/"vpmuldq $2, $1, $0", *constraints,
-                   /*has_side_effects=*/false, /*is_align_stack=*/false,
-                   LLVM::tailcallkind::TailCallKind::None,
-                   LLVM::AsmDialectAttr(), ArrayAttr())
-            .getResult(0);
-      };
-      return {mulDq(aq, bq), mulDq(oddLanes(a, aq), oddLanes(b, bq))};
-    }
-    auto low = [&](Value q) {
+    std::optional<StringRef> constraints = mulDqConstraints();
+    // The low halves: as they are for the inline vpmuldq, which reads no
+    // more; sign-extended in place for LLVM's own selection.
+    auto low = [&](Value q) -> Value {
+      if (constraints)
+        return q;
       return derived(q, "low", [&](OpBuilder &db) -> Value {
         return arith::ShRSIOp::create(
             db, loc, arith::ShLIOp::create(db, loc, q, c32), c32);
       });
     };
-    auto high = [&](Value q) {
+    // The high halves shifted down (sign-extended for LLVM's selection).
+    auto high = [&](Value q) -> Value {
+      if (constraints)
+        return derived(q, "highUnsigned", [&](OpBuilder &db) -> Value {
+          return arith::ShRUIOp::create(db, loc, q, c32);
+        });
       return derived(q, "high", [&](OpBuilder &db) -> Value {
         return arith::ShRSIOp::create(db, loc, q, c32);
       });
@@ -2458,10 +2449,23 @@ struct KernelBuilder {
         return low(asPairs(ob, shifted));
       return high(q);
     };
+    auto multiply = [&](Value x, Value y) -> Value {
+      if (!constraints)
+        return arith::MulIOp::create(ob, loc, x, y);
+      return LLVM::InlineAsmOp::create(
+                 ob, loc, x.getType(), ValueRange{x, y},
+                 /*asm_string=*/"vpmuldq $2, $1, $0", *constraints,
+                 /*has_side_effects=*/false, /*is_align_stack=*/false,
+                 LLVM::tailcallkind::TailCallKind::None,
+                 LLVM::AsmDialectAttr(), ArrayAttr())
+          .getResult(0);
+    };
+    // One statement per operand: the IR's order must not depend on the
+    // compiler's order of evaluating arguments.
     Value aLow = low(aq), bLow = low(bq);
-    Value evenProduct = arith::MulIOp::create(ob, loc, aLow, bLow);
+    Value evenProduct = multiply(aLow, bLow);
     Value aHigh = oddLanes(a, aq), bHigh = oddLanes(b, bq);
-    Value oddProduct = arith::MulIOp::create(ob, loc, aHigh, bHigh);
+    Value oddProduct = multiply(aHigh, bHigh);
     return {evenProduct, oddProduct};
   }
 
@@ -2974,8 +2978,11 @@ struct KernelBuilder {
     // what a core with two vpdpbusd per cycle streams from L2 when the
     // weights do not fit its L1 (Xeon: see the README). Zen 4, one thread,
     // 2 alternated runs: pw5 230 -> 229 us, pw7 227-228 -> 226-227, pw13
-    // 231-234 -> 229; AOT, 3 alternated rounds: MobileNet v2 2.49-2.51 ->
-    // 2.43-2.44 ms serial, 1.36-1.38 -> 1.34-1.36 ms on 2 threads.
+    // 231-234 -> 229; AOT MobileNet v2 within 1% (serial medians
+    // 2.45-2.60 ms against 2.48-2.57 in seven alternated rounds, a noisy
+    // phase). (An experiment that also gave 6 pixels to the shorter
+    // reductions' pairs of blocks ran v2 2.49-2.51 -> 2.43-2.44 ms serial:
+    // not yet measured on its own.)
     bool wideUnits = pipelinable && chunks >= 64 && blocks % 2 == 0;
     if (wideUnits)
       nrChoices = {2};
