@@ -107,25 +107,6 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdZmm() {
   return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;
 }
 
-#define QNN_MULDQ(reg) "vpmuldq %[a], %[b], %%" reg "\n\t"
-
-__attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
-  __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);
-  QNN_ZMM_ACCUMULATORS;
-  double start = seconds();
-  for (long i = 0; i < kIterations; ++i)
-    __asm__ volatile(QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")
-                         QNN_MULDQ("zmm28") QNN_DP("c4") QNN_DP("c5")
-                             QNN_DP("c6") QNN_DP("c7") QNN_MULDQ("zmm29")
-                                 QNN_DP("c8") QNN_DP("c9") QNN_DP("c10")
-                                     QNN_DP("c11") QNN_MULDQ("zmm30")
-                     : QNN_ZMM_OUTPUTS
-                     : [a] "v"(a), [b] "v"(b)
-                     : "xmm28", "xmm29", "xmm30");
-  double elapsed = seconds() - start;
-  return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;
-}
-
 // vpdpbusd zmm beside the three statements x28, x29 and x30 per twelve
 // (results in zmm28-30; operands the two inputs a and b, the float vector
 // f, the 192-byte buffer p): whether they take slots of the pipes
@@ -162,6 +143,8 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdMuldqZmm() {
               insn " %[a], %[b], %%zmm29\n\t",                                \
               insn " %[a], %[b], %%zmm30\n\t")
 
+// The ceiling of a K = 32 pointwise layer (see the top).
+QNN_DP_BESIDE(dpbusdMuldqZmm, "vpmuldq")
 QNN_DP_BESIDE(dpbusdPaddswZmm, "vpaddsw")
 QNN_DP_BESIDE(dpbusdPermt2dZmm, "vpermt2d")
 QNN_DP_BESIDE(dpbusdPaddqZmm, "vpaddq")
