@@ -2980,9 +2980,9 @@ struct KernelBuilder {
     // 2 alternated runs: pw5 230 -> 229 us, pw7 227-228 -> 226-227, pw13
     // 231-234 -> 229; AOT MobileNet v2 within 1% (serial medians
     // 2.45-2.60 ms against 2.48-2.57 in seven alternated rounds, a noisy
-    // phase). (An experiment that also gave 6 pixels to the shorter
-    // reductions' pairs of blocks ran v2 2.49-2.51 -> 2.43-2.44 ms serial:
-    // not yet measured on its own.)
+    // phase). Pairs of blocks take 6 pixels at every K (below); fours of
+    // blocks as 6 x 2 below K = 256 ran as fast as 3 x 4 (pw1 146-147 us
+    // either way), so those stay 3 x 4.
     bool wideUnits = pipelinable && chunks >= 64 && blocks % 2 == 0;
     if (wideUnits)
       nrChoices = {2};
@@ -3259,7 +3259,7 @@ struct KernelBuilder {
     // Intel) and ~7 other vector instructions per 16 outputs, against K/4
     // vpdpbusd; after the reduction, the out-of-order core overlapped it
     // with the next unit's chains only in part. Two units' accumulators
-    // share the 32 registers: 3 pixels for 3-4 blocks, 4 for 2, 6 for 1.
+    // share the 32 registers: 3 pixels for 3-4 blocks, 6 for 2 or 1.
     // On Zen 4 (one thread, against tiles of 6 or 8 pixels whose epilogue
     // followed their reduction): pw1 (K = 32) 169 -> 152 us, pw3 247 ->
     // 239, pw5 233 -> 228, MobileNet v2's expansions (K = 16..160) 3-13%
@@ -3277,8 +3277,13 @@ struct KernelBuilder {
     // within it (tile-major, as the parallel tiles are): 2 threads, Zen 4,
     // pw1 89 -> 77 us, pw3 129 -> 121, pw5 121 -> 116. Emulated VNNI takes
     // the same path; the int16 kernels do not (AVX2 has 16 registers).
-    // Long reductions: 6 pixels for 2 blocks (wideUnits).
-    int64_t rows = nr == 1 || wideUnits ? 6 : nr == 2 ? 4 : 3;
+    // Pairs of blocks take 6 pixels at every K, as single blocks do: the
+    // same 12 accumulators as 3 x 4, 2 weight vectors and 6 broadcasts per
+    // step. Against 4 pixels (Zen 4, AOT, one thread): MobileNet v2's
+    // 112x112x16 -> 96 expansion 155-165 -> 145 us, its 28x28 projections
+    // to 32 channels the same; v2 serial medians 2.48-2.51 -> 2.45-2.48 ms,
+    // 2 threads within the noise.
+    int64_t rows = nr <= 2 ? 6 : 3;
     int64_t groups = blocks / nr, tiles = pixels / rows;
     int64_t units = tiles * groups, rest = pixels % rows;
     if (!pipelinable || s.n * units <= 1) {

@@ -163,6 +163,29 @@ func.func @k512(%x: tensor<1x2x7x512xi8>) -> tensor<1x2x7x64xi8> {
 
 // -----
 
+// K = 16 (4 steps), 96 channels (6 blocks: pairs, not fours): units of
+// 6 pixels x 2 blocks at any K, as for K >= 256.
+// 28 pixels: 4 tiles x 3 groups (12 units, 1..11 in the unit loop) and
+// a rest tile of 4. Unit 0 loads 2 weight vectors and issues 12 vpdpbusd
+// per step.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_4_7_16_
+// CHECK-NOT: memref.alloca
+// CHECK: %[[FIRST:.*]]:12 = scf.for %{{.*}} = %c0{{.*}} to %c4{{.*}} step %{{.*}} iter_args
+// CHECK-COUNT-2: vector.load %arg1[{{.*}}] : memref<6x1x1x4x64xi8>, vector<64xi8>
+// CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NEXT: scf.yield
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c12{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
+func.func @k16x96(%x: tensor<1x4x7x16xui8>) -> tensor<1x4x7x96xui8> {
+  %w = arith.constant dense<3> : tensor<96x1x1x16xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x96xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = 128 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x4x7x16xui8>, tensor<96x1x1x16xi8>) -> tensor<1x4x7x96xi32>
+  %a = tosa.add %c, %b : (tensor<1x4x7x96xi32>, tensor<1x1x1x96xi32>) -> tensor<1x4x7x96xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x4x7x96xi32> -> tensor<1x4x7x96xui8>
+  return %y : tensor<1x4x7x96xui8>
+}
+
+// -----
+
 // 144 channels (9 blocks): groups of 3 blocks when pipelined (3 groups
 // rather than 9 single blocks), each pixel's 48 bytes packed as four
 // blocks (the third twice) and stored as 48 bytes. 15 pixels: 5 tiles x 3
