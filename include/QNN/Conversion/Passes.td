@@ -126,8 +126,14 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     outputs) whose innermost dimension gives tiles narrower than `width` (3
     input channels; a padded row of 900 bytes) runs over one flattened
     dimension, and a flat dimension that `width` does not divide is split
-    after its last full tile (the rest is one more op). Ops that do not
-    qualify or that the vectorizer rejects are left alone.
+    after its last full tile (the rest is one more op). A generic with
+    reduction loops whose output's innermost dimension is a parallel loop
+    that every operand using it reads as its own innermost dimension
+    (NHWC average and max pools, MEAN over H and W) gets that loop moved
+    innermost and tiled the same way, every other loop by 1 (`scf.for`):
+    each tile is one elementwise vector step that combines a vector of the
+    input into the output's. Ops that do not qualify or that the
+    vectorizer rejects are left alone.
     With `parallel`, the tile loops of ops of at least `parallel-min-elements`
     elements are an `scf.forall` (later an OpenMP worksharing loop): each
     tile writes its own elements, so threads do not change the result.

@@ -196,3 +196,64 @@ func.func @widen_to_i16(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi16> {
   } -> tensor<1x4x4x32xi16>
   return %y : tensor<1x4x4x32xi16>
 }
+
+// -----
+
+// Reductions along an innermost parallel dimension: a pooling window's
+// loops (kh, kw) move outside the channel loop, which is tiled (i64 sums
+// of an average: 16 lanes; bytes of a maximum: the 32 channels at once),
+// every other loop by 1, and each tile is one elementwise step: read a
+// vector of the window's input, combine it with the output's vector.
+// CHECK-LABEL: func.func @avg_pool
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: vector.transfer_read %{{.*}} : tensor<16xi8>, vector<16xi8>
+// CHECK: vector.transfer_read %{{.*}} : tensor<16xi64>, vector<16xi64>
+// CHECK: arith.extsi %{{.*}} : vector<16xi8> to vector<16xi64>
+// CHECK: arith.addi %{{.*}} : vector<16xi64>
+// CHECK: vector.transfer_write %{{.*}} : vector<16xi64>, tensor<16xi64>
+// CHECK-LABEL: func.func @max_pool
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c32
+// CHECK: arith.maxui %{{.*}} : vector<32xi8>
+// CHECK-NOT: linalg.generic
+// CHECK-LABEL: func.func @mean_nchw
+func.func @avg_pool(%x: tensor<1x8x8x32xi8>) -> tensor<1x4x4x32xi8> {
+  %p = qnn.avg_pool2d %x {data_layout = #qnn.layout<NHWC>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>} : tensor<1x8x8x32xi8> -> tensor<1x4x4x32xi8>
+  return %p : tensor<1x4x4x32xi8>
+}
+func.func @max_pool(%x: tensor<1x8x8x32xui8>) -> tensor<1x4x4x32xui8> {
+  %p = qnn.max_pool2d %x {data_layout = #qnn.layout<NHWC>, kernel = array<i64: 2, 2>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>} : tensor<1x8x8x32xui8> -> tensor<1x4x4x32xui8>
+  return %p : tensor<1x4x4x32xui8>
+}
+
+// NCHW: the reduced H and W are the innermost dimensions, and the output's
+// innermost is no loop: the sum stays a scalar generic.
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction"]
+func.func @mean_nchw(%x: tensor<1x64x7x7xi8>) -> tensor<1x64x1x1xi8> {
+  %y = qnn.global_avg_pool %x {data_layout = #qnn.layout<NCHW>, input_scale = 5.000000e-01 : f32, input_zero_point = 1 : i32, output_scale = 2.500000e-01 : f32, output_zero_point = 2 : i32} : tensor<1x64x7x7xi8> -> tensor<1x64x1x1xi8>
+  return %y : tensor<1x64x1x1xi8>
+}
+
+// -----
+
+// A matmul with run-time operands: the output's columns j are the right
+// operand's innermost dimension too, so the k loop moves outside j and each
+// step is out[i, j..] += lhs[i, k] * rhs[k, j..], the left element a scalar
+// read (tensor.extract) broadcast by the vectorizer.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c5 step %c1
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: tensor.extract %{{.*}} : tensor<1x1x1xi8>
+// CHECK: vector.broadcast %{{.*}} : i32 to vector<16xi32>
+// CHECK: arith.muli %{{.*}} : vector<16xi32>
+// CHECK: arith.addi %{{.*}} : vector<16xi32>
+func.func @matmul(%a: tensor<4x5xi8>, %b: tensor<5x32xi8>) -> tensor<4x32xi32> {
+  %0 = qnn.batch_matmul %a, %b {lhs_scale = 0.5 : f32, lhs_zero_point = 3 : i32, rhs_scale = 0.25 : f32, rhs_zero_point = -2 : i32} : (tensor<4x5xi8>, tensor<5x32xi8>) -> tensor<4x32xi32>
+  return %0 : tensor<4x32xi32>
+}

@@ -418,9 +418,10 @@ def case_requantize_per_tensor(rule):
          [40], "i8", res)
 
 
-def case_pool(kind, t, layout, k=(3, 2), st=(2, 2), pads=(1, 0, 1, 1), W=6):
+def case_pool(kind, t, layout, k=(3, 2), st=(2, 2), pads=(1, 0, 1, 1), W=6,
+              C=3):
     rng = Rng(11)
-    N, H, C = 1, 5, 3
+    N, H = 1, 5
     lo, hi = storage(t)
     xs = [N, H, W, C] if layout == "NHWC" else [N, C, H, W]
     x = rng.ints(N * H * W * C, lo, hi)
@@ -818,6 +819,13 @@ CASES = {
     "avg_pool_i8_nchw": lambda: case_pool("avg", "i8", "NCHW"),
     "max_pool_i8_nhwc": lambda: case_pool("max", "i8", "NHWC"),
     "max_pool_u8_nchw": lambda: case_pool("max", "ui8", "NCHW"),
+    # NHWC with 4 or more channels: vectorized along C (24: i64 sums in
+    # tiles of 8; 40 bytes: one vector).
+    "avg_pool_i8_nhwc_c24": lambda: case_pool("avg", "i8", "NHWC", C=24),
+    "avg_pool_u8_nhwc_c32_same": lambda: case_pool(
+        "avg", "ui8", "NHWC", k=(3, 3), st=(1, 1), pads=(1, 1, 1, 1), C=32),
+    "max_pool_u8_nhwc_c40": lambda: case_pool("max", "ui8", "NHWC", C=40),
+    "max_pool_i8_nhwc_c16": lambda: case_pool("max", "i8", "NHWC", C=16),
     # A window of 2^30 columns (found by fuzzing: the lowering padded the
     # input to 2^30 columns and the evaluator visited every one).
     "avg_pool_huge_window": lambda: case_pool(
