@@ -175,6 +175,50 @@ static linalg::GenericOp asElementwiseTile(RewriterBase &rewriter,
   return flat;
 }
 
+/// Tiles `op` along its last loop by up to `maxLanes` (innerTile) and
+/// every other loop by 1, as `scf.forall` loops when `forall`, and
+/// replaces it; the tile's op, or null when there is no tile or the
+/// tiling fails.
+static Operation *tileInnermost(RewriterBase &rewriter, linalg::LinalgOp op,
+                                int64_t maxLanes, bool forall) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t tile = innerTile(ranges.back(), maxLanes);
+  if (tile == 0)
+    return nullptr;
+  SmallVector<OpFoldResult> sizes(ranges.size() - 1, rewriter.getIndexAttr(1));
+  sizes.push_back(rewriter.getIndexAttr(tile));
+  scf::SCFTilingOptions options;
+  options.setTileSizes(sizes);
+  if (forall)
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled))
+    return nullptr;
+  rewriter.replaceOp(op, tiled->replacements);
+  return tiled->tiledOps.back();
+}
+
+/// Replaces `op` by its vector form when the upstream vectorizer takes it.
+static void vectorizeTile(RewriterBase &rewriter, Operation *op) {
+  rewriter.setInsertionPoint(op);
+  FailureOr<linalg::VectorizationResult> vectorized =
+      linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
+                        /*inputScalableVecDims=*/{},
+                        /*vectorizeNDExtract=*/true);
+  if (succeeded(vectorized))
+    rewriter.replaceOp(op, vectorized->replacements);
+}
+
+/// The lanes of a tile: `width` lanes of the widest type the op computes
+/// with (32 bits for the requantize epilogues); an op on bytes only
+/// (padding fills and copies, the sign flip of an int8 input) moves 4 *
+/// width bytes per step, one on 16 bits 2 * width lanes.
+static int64_t laneCount(linalg::LinalgOp op, int64_t width) {
+  return width * 32 / std::clamp<int64_t>(widestBits(op), 8, 32);
+}
+
 namespace {
 struct VectorizeElementwisePass
     : qnn::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
@@ -238,31 +282,13 @@ struct VectorizeElementwisePass
           continue;
         op = *moved;
       }
-      int64_t opWidth = width * 32 / std::clamp<int64_t>(widestBits(op), 8, 32);
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t tile = innerTile(ranges.back(), opWidth);
-      if (tile == 0)
+      Operation *tile =
+          tileInnermost(rewriter, op, laneCount(op, width), /*forall=*/false);
+      if (!tile)
         continue;
-      SmallVector<OpFoldResult> sizes(ranges.size() - 1,
-                                      rewriter.getIndexAttr(1));
-      sizes.push_back(rewriter.getIndexAttr(tile));
-      scf::SCFTilingOptions options;
-      options.setTileSizes(sizes);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled))
-        continue;
-      rewriter.replaceOp(op, tiled->replacements);
-      linalg::GenericOp inner = asElementwiseTile(
-          rewriter, cast<linalg::GenericOp>(tiled->tiledOps.back()));
-      if (!inner)
-        continue;
-      rewriter.setInsertionPoint(inner);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, inner);
-      if (succeeded(vectorized))
-        rewriter.replaceOp(inner, vectorized->replacements);
+      if (linalg::GenericOp inner =
+              asElementwiseTile(rewriter, cast<linalg::GenericOp>(tile)))
+        vectorizeTile(rewriter, inner);
     }
     // Candidates may grow: the tail of a split op is one more.
     for (size_t i = 0; i < candidates.size(); ++i) {
@@ -275,11 +301,7 @@ struct VectorizeElementwisePass
           v = reshape.getSrc();
         return static_cast<bool>(v.getDefiningOp<tensor::EmptyOp>());
       };
-      // `width` lanes of the widest type the op computes with (32 bits
-      // for the requantize epilogues): an op on bytes only (padding fills
-      // and copies, the sign flip of an int8 input) moves 4 * width bytes
-      // per step, one on 16 bits 2 * width lanes.
-      int64_t opWidth = width * 32 / std::clamp<int64_t>(widestBits(op), 8, 32);
+      int64_t opWidth = laneCount(op, width);
       int64_t innerSize = op.getStaticLoopRanges().back();
       // Identity maps on whole tensors run over one flattened dimension
       // (no index arithmetic per tile: 56x56x128 in tiles of one row's
@@ -350,34 +372,13 @@ struct VectorizeElementwisePass
           candidates.push_back(cast<linalg::LinalgOp>(tail.getOperation()));
         }
       }
-      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-      int64_t tile = innerTile(ranges.back(), opWidth);
-      if (tile == 0)
-        continue;
-      SmallVector<OpFoldResult> sizes(ranges.size() - 1,
-                                      rewriter.getIndexAttr(1));
-      sizes.push_back(rewriter.getIndexAttr(tile));
-      scf::SCFTilingOptions options;
-      options.setTileSizes(sizes);
       int64_t elements = 1;
-      for (int64_t r : ranges)
+      for (int64_t r : op.getStaticLoopRanges())
         elements *= r;
-      if (parallel && elements >= parallelMinElements)
-        options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
-          rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled))
-        continue;
-      rewriter.replaceOp(op, tiled->replacements);
-      Operation *inner = tiled->tiledOps.back();
-      rewriter.setInsertionPoint(inner);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, inner, /*inputVectorSizes=*/{},
-                            /*inputScalableVecDims=*/{},
-                            /*vectorizeNDExtract=*/true);
-      if (succeeded(vectorized))
-        rewriter.replaceOp(inner, vectorized->replacements);
+      if (Operation *tile =
+              tileInnermost(rewriter, op, opWidth,
+                            parallel && elements >= parallelMinElements))
+        vectorizeTile(rewriter, tile);
     }
     // Drop the unit dimensions of the tiles' vectors.
     RewritePatternSet patterns(&getContext());
