@@ -70,7 +70,7 @@ struct MaterializeConvKernelsPass
       bool dw = k.isDepthwise();
       int64_t kg = k.kGroup(), lanes = k.lanes();
       SmallVector<int64_t> wShape =
-          dw ? SmallVector<int64_t>{k.mult, k.kh, k.kw, k.cp}
+          dw ? k.depthwiseWeightShape()
              : SmallVector<int64_t>{k.op / lanes, k.kh, k.kw, k.cp / kg,
                                     lanes * kg};
       SmallVector<int64_t> outShape =

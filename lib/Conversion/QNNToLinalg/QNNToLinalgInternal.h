@@ -173,6 +173,18 @@ struct KernelSpec {
            flavor == KernelFlavor::DepthwiseAVX2;
   }
   int64_t lanes() const;
+  /// DepthwiseVNNI with 2 to 4 kernel rows: each i32 lane holds the bytes
+  /// of every kernel row at one column (row j in byte j) and its weights
+  /// those rows' weights, so one vpdpbusd adds a whole kernel column. The
+  /// packed weights are [mult][1][kw][cp] i32, not [mult][kh][kw][cp].
+  bool packsKernelRows() const {
+    return flavor == KernelFlavor::DepthwiseVNNI && kh >= 2 && kh <= 4;
+  }
+  /// A depthwise kernel's packed weights: [mult][kh][kw][cp], or
+  /// [mult][1][kw][cp] when it packs kernel rows.
+  SmallVector<int64_t> depthwiseWeightShape() const {
+    return {mult, packsKernelRows() ? 1 : kh, kw, cp};
+  }
   /// A depthwise kernel's output: [n, oh, ow, cp] with multiplier 1 (the
   /// layout of the convolution's result, so no reshape or copy follows),
   /// else [n, oh, ow, mult, cp].

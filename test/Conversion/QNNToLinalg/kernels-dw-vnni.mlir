@@ -2,7 +2,9 @@
 // multiple of 16) it reads the unpadded input itself: no linalg.fill or
 // copy before the call, the input memref is 8x8 while the padded plane is
 // 9x9, and the spec records the input size and the top/left padding (the
-// last four values). The weights are i32 lanes of w - wzp; `corr` holds
+// last four values). The weights are i32 lanes holding the three kernel
+// rows' w - wzp in bytes 0-2 (3 + 3 * 2^8 + 3 * 2^16 = 197379: one lane per
+// kernel column, packsKernelRows); `corr` holds
 // -z * sum(w) = -125 * 27 = -3375 per channel (z = izp + 128 = 125: s8
 // input is read as x + 128) and then 16 lanes of z, the value of positions
 // outside the input, so the spec leaves the zero point out (0) and layers
@@ -17,12 +19,12 @@
 // CALL-LABEL: func.func @dw
 // CALL-NOT: linalg.fill
 // CALL-NOT: linalg.copy
-// CALL-DAG: arith.constant dense<3> : tensor<1x3x3x32xi32>
+// CALL-DAG: arith.constant dense<197379> : tensor<1x1x3x32xi32>
 // CALL-DAG: arith.constant dense<[-3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, -3375, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125, 125]> : tensor<48xi32>
 // CALL: %[[X:.*]] = bufferization.to_buffer %arg0 read_only : tensor<1x8x8x32xi8> to memref<1x8x8x32xi8>
 // CALL: call @[[K:__qnn_kernel_dwvnni_[_0-9]*]](%[[X]],
 // CALL-NOT: tensor.collapse_shape
-// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x3x3x32xi32>, memref<48xi32>, memref<1x4x4x32xi32>)
+// CALL: func.func private @[[K]](memref<1x8x8x32xi8>, memref<1x1x3x32xi32>, memref<48xi32>, memref<1x4x4x32xi32>)
 // CALL-SAME: qnn.conv_kernel = array<i64: 5, 1, 9, 9, 32, 4, 4, 3, 3, 2, 2, 1, 1, 32, 1, 0, 0, 1, 8, 8, 0, 0>
 
 // Stride 2 and SAME padding (bottom/right): the last output row and column
@@ -30,10 +32,14 @@
 // emitted at its constant position: its column 8, outside the input, is
 // the zero point's lanes (loaded from corr[32]) without a load; row 3 is a
 // border row, which clamps its input row and selects the zero point's
-// lanes when that row is outside. Every (pixel, tap) is one vpdpbusd of
-// the sign-extended bytes + 128.
+// lanes when that row is outside. Every (pixel, kernel column) is one
+// vpdpbusd: the column's three input rows (sign-extended bytes + 128, or
+// the zero point's lanes) packed into the bytes of each lane, row y
+// shifted left by 8y.
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
+// KERNEL-DAG: %[[C8:.*]] = arith.constant dense<8> : vector<16xi32>
+// KERNEL-DAG: %[[C16:.*]] = arith.constant dense<16> : vector<16xi32>
 // KERNEL: %[[OUT:.*]] = memref.expand_shape %arg3 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 1, 32] : memref<1x4x4x32xi32> into memref<1x4x4x1x32xi32>
 // KERNEL: %[[Z:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
 // KERNEL: arith.maxsi
@@ -41,7 +47,13 @@
 // KERNEL: %[[V:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>
 // KERNEL: %[[E:.*]] = arith.extsi %[[V]] : vector<16xi8> to vector<16xi32>
 // KERNEL: %[[U:.*]] = arith.addi %[[E]], %{{.*}} : vector<16xi32>
-// KERNEL: arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
+// KERNEL: %[[R0:.*]] = arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
+// KERNEL: %[[R1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Z]] : vector<16xi32>
+// KERNEL: %[[S1:.*]] = arith.shli %[[R1]], %[[C8]] : vector<16xi32>
+// KERNEL: %[[P1:.*]] = arith.ori %[[R0]], %[[S1]] : vector<16xi32>
+// KERNEL: %[[R2:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Z]] : vector<16xi32>
+// KERNEL: %[[S2:.*]] = arith.shli %[[R2]], %[[C16]] : vector<16xi32>
+// KERNEL: arith.ori %[[P1]], %[[S2]] : vector<16xi32>
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.load %arg2
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
