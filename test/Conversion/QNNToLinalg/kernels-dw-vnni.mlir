@@ -35,27 +35,39 @@
 // lanes when that row is outside. Every (pixel, kernel column) is one
 // vpdpbusd: the column's three input rows (sign-extended bytes + 128, or
 // the zero point's lanes) packed into the bytes of each lane, row y
-// shifted left by 8y.
+// shifted left by 8y (a loop over the kernel rows in border rows,
+// unrolled in the others).
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
 // KERNEL-DAG: %[[C8:.*]] = arith.constant dense<8> : vector<16xi32>
 // KERNEL-DAG: %[[C16:.*]] = arith.constant dense<16> : vector<16xi32>
 // KERNEL: %[[OUT:.*]] = memref.expand_shape %arg3 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 1, 32] : memref<1x4x4x32xi32> into memref<1x4x4x1x32xi32>
+// The border row loops over the kernel rows, carrying the tile's 9
+// packed columns and shifting row y's lanes by 8y.
 // KERNEL: %[[Z:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
+// KERNEL: scf.for %[[KH:.*]] = %c0{{.*}} to %c3{{.*}} step %{{.*}} iter_args(%[[COL0:[^ ]*]] = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// KERNEL: arith.muli %[[KH]], %c8
+// KERNEL: %[[SH:.*]] = vector.broadcast %{{.*}} : i32 to vector<16xi32>
 // KERNEL: arith.maxsi
 // KERNEL: arith.minsi
 // KERNEL: %[[V:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>
 // KERNEL: %[[E:.*]] = arith.extsi %[[V]] : vector<16xi8> to vector<16xi32>
 // KERNEL: %[[U:.*]] = arith.addi %[[E]], %{{.*}} : vector<16xi32>
-// KERNEL: %[[R0:.*]] = arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
-// KERNEL: %[[R1:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Z]] : vector<16xi32>
-// KERNEL: %[[S1:.*]] = arith.shli %[[R1]], %[[C8]] : vector<16xi32>
-// KERNEL: %[[P1:.*]] = arith.ori %[[R0]], %[[S1]] : vector<16xi32>
-// KERNEL: %[[R2:.*]] = arith.select %{{.*}}, %{{.*}}, %[[Z]] : vector<16xi32>
-// KERNEL: %[[S2:.*]] = arith.shli %[[R2]], %[[C16]] : vector<16xi32>
-// KERNEL: arith.ori %[[P1]], %[[S2]] : vector<16xi32>
+// KERNEL: %[[R:.*]] = arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
+// KERNEL: %[[S:.*]] = arith.shli %[[R]], %[[SH]] : vector<16xi32>
+// KERNEL: arith.ori %[[COL0]], %[[S]] : vector<16xi32>
+// KERNEL: scf.yield
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
-// KERNEL: vector.load %arg2
+// KERNEL: vector.store %{{.*}}, %[[OUT]]
+// Interior rows unroll the kernel rows: row 0's lanes as loaded, rows 1
+// and 2 shifted by the constants 8 and 16.
+// KERNEL: scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step
+// KERNEL-NOT: iter_args
+// KERNEL: arith.shli %{{.*}}, %[[C8]] : vector<16xi32>
+// KERNEL: arith.ori
+// KERNEL: arith.shli %{{.*}}, %[[C16]] : vector<16xi32>
+// KERNEL: arith.ori
+// KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
 // With threads: one scf.parallel over the output rows (and images, in a
 // batch of more than one: kernels-parallel-batch.mlir) whose rows
