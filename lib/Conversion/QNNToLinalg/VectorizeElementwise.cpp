@@ -121,38 +121,40 @@ static linalg::GenericOp asElementwiseTile(RewriterBase &rewriter,
   int64_t last = op.getNumLoops() - 1;
   int64_t tile = op.getStaticLoopRanges().back();
   Location loc = op.getLoc();
-  SmallVector<Value> operands;
-  SmallVector<AffineMap> maps;
+  auto usesLast = [&](OpOperand &operand) {
+    return op.getMatchingIndexingMap(&operand).isFunctionOfDim(last);
+  };
+  // Every operand first, so that a rejected op leaves no new operations.
   for (OpOperand &operand : op->getOpOperands()) {
     auto type = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!type)
+    if (!type || (!usesLast(operand) && op.isDpsInit(&operand)))
       return nullptr;
-    bool usesLast =
-        op.getMatchingIndexingMap(&operand).isFunctionOfDim(last);
     ArrayRef<int64_t> shape = type.getShape();
     for (size_t d = 0; d < shape.size(); ++d)
-      if (shape[d] != (usesLast && d + 1 == shape.size() ? tile : 1))
+      if (shape[d] != (usesLast(operand) && d + 1 == shape.size() ? tile : 1))
         return nullptr;
-    rewriter.setInsertionPoint(op);
-    if (!usesLast) {
+  }
+  SmallVector<Value> operands;
+  SmallVector<AffineMap> maps;
+  rewriter.setInsertionPoint(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    int64_t rank = cast<RankedTensorType>(operand.get().getType()).getRank();
+    if (!usesLast(operand)) {
       // One element: a scalar input (the vectorizer broadcasts it).
-      if (op.isDpsInit(&operand))
-        return nullptr;
-      SmallVector<Value> zeros(
-          shape.size(), arith::ConstantIndexOp::create(rewriter, loc, 0));
+      SmallVector<Value> zeros(rank,
+                               arith::ConstantIndexOp::create(rewriter, loc, 0));
       operands.push_back(
           tensor::ExtractOp::create(rewriter, loc, operand.get(), zeros));
       maps.push_back(AffineMap::get(1, 0, {}, ctx));
       continue;
     }
     operands.push_back(
-        shape.size() == 1
-            ? operand.get()
-            : tensor::CollapseShapeOp::create(
-                  rewriter, loc, operand.get(),
-                  SmallVector<ReassociationIndices>{llvm::to_vector(
-                      llvm::seq<int64_t>(0, shape.size()))})
-                  .getResult());
+        rank == 1 ? operand.get()
+                  : tensor::CollapseShapeOp::create(
+                        rewriter, loc, operand.get(),
+                        SmallVector<ReassociationIndices>{
+                            llvm::to_vector(llvm::seq<int64_t>(0, rank))})
+                        .getResult());
     maps.push_back(AffineMap::getMultiDimIdentityMap(1, ctx));
   }
   int64_t numInputs = op.getNumDpsInputs();
@@ -269,6 +271,8 @@ struct VectorizeElementwisePass
     // loops, MobileNet v2's 7x7x1280 mean took 1.4% of the network.
     for (linalg::GenericOp op : reductions) {
       int64_t dim = contiguousParallelLoop(op);
+      if (innerTile(op.getStaticLoopRanges()[dim], laneCount(op, width)) == 0)
+        continue;
       if (dim + 1 != int64_t(op.getNumLoops())) {
         SmallVector<unsigned> order;
         for (unsigned d = 0; d < op.getNumLoops(); ++d)

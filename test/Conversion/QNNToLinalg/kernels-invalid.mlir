@@ -53,9 +53,10 @@ func.func private @pad_beyond(memref<1x9x9x16xi8>, memref<1x3x3x16xi32>, memref<
 // -----
 
 // A self-padding depthwise kernel's corr has 16 zero-point lanes after the
-// 16 channels (32 elements), not 16.
+// 16 channels (32 elements), not 16 (the weights are right: 3x3 packs its
+// kernel rows, [1][1][3][16]).
 // expected-error @+1 {{kernel @dw_mismatch does not have the signature its qnn.conv_kernel attribute describes}}
-func.func private @dw_mismatch(memref<1x8x8x16xi8>, memref<1x3x3x16xi32>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 8, 8, 1, 1>}
+func.func private @dw_mismatch(memref<1x8x8x16xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x7x7x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 8, 8, 1, 1>}
 
 // -----
 

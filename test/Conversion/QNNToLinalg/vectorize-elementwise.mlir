@@ -215,6 +215,7 @@ func.func @widen_to_i16(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi16> {
 // CHECK: arith.extsi %{{.*}} : vector<16xi8> to vector<16xi64>
 // CHECK: arith.addi %{{.*}} : vector<16xi64>
 // CHECK: vector.transfer_write %{{.*}} : vector<16xi64>, tensor<16xi64>
+// CHECK-NOT: linalg.generic
 // CHECK-LABEL: func.func @max_pool
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK: scf.for %{{.*}} = %c0 to %c2 step %c1
@@ -222,6 +223,13 @@ func.func @widen_to_i16(%x: tensor<1x4x4x32xi8>) -> tensor<1x4x4x32xi16> {
 // CHECK: arith.maxui %{{.*}} : vector<32xi8>
 // CHECK-NOT: linalg.generic
 // CHECK-LABEL: func.func @mean_nchw
+// Reductions keep scf.for loops with threads (a reduction loop carries its
+// output; tiled as a forall, threads would race on it).
+// PAR-LABEL: func.func @avg_pool
+// PAR: scf.for %{{.*}} iter_args(%{{.*}}) -> (tensor<1x4x4x32xi64>)
+// PAR-NOT: scf.forall
+// PAR: arith.addi %{{.*}} : vector<16xi64>
+// PAR-LABEL: func.func @max_pool
 func.func @avg_pool(%x: tensor<1x8x8x32xi8>) -> tensor<1x4x4x32xi8> {
   %p = qnn.avg_pool2d %x {data_layout = #qnn.layout<NHWC>, kernel = array<i64: 3, 3>, padding = array<i64: 0, 0, 1, 1>, strides = array<i64: 2, 2>} : tensor<1x8x8x32xi8> -> tensor<1x4x4x32xi8>
   return %p : tensor<1x4x4x32xi8>
