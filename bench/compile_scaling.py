@@ -22,12 +22,17 @@ import time
 H, W = 28, 28
 
 
-def weights(seed, n):
+def values(seed, n, lo, hi):
+    """n deterministic pseudo-random integers in [lo, hi] (an LCG)."""
     out, s = [], seed
     for _ in range(n):
         s = (s * 1103515245 + 12345) % (1 << 31)
-        out.append((s >> 8) % 255 - 127)
+        out.append(lo + (s >> 8) % (hi - lo + 1))
     return out
+
+
+def weights(seed, n):
+    return values(seed, n, -127, 127)
 
 
 def hexbytes(values, width):

@@ -28,6 +28,8 @@ import subprocess
 import sys
 import tempfile
 
+from compile_scaling import hexbytes, values  # the same deterministic data
+
 # name, input H, W, input channels, output channels, kernel, stride, depthwise
 LAYERS = [
     ("v1 dw1 112x112x32", 112, 112, 32, 32, 3, 1, True),
@@ -40,20 +42,6 @@ LAYERS = [
     ("v2 dw 56x56x144", 56, 56, 144, 144, 3, 1, True),
 ]
 BAND = 4
-
-
-def values(seed, n, lo, hi):
-    out, s = [], seed
-    for _ in range(n):
-        s = (s * 1103515245 + 12345) % (1 << 31)
-        out.append(lo + (s >> 8) % (hi - lo + 1))
-    return out
-
-
-def hexbytes(vals, width):
-    return "0x" + "".join(
-        (v & ((1 << (8 * width)) - 1)).to_bytes(width, "little").hex().upper()
-        for v in vals)
 
 
 def program(h, w, cin, cout, k, stride, depthwise):

@@ -111,10 +111,10 @@ static int64_t contiguousParallelLoop(linalg::GenericOp op) {
 /// the same body as a one-dimensional elementwise generic over that loop
 /// (a reduction over one element is one application of the body), each
 /// operand collapsed to the vector it is when it uses the last loop, else
-/// its one element as a scalar input; the result expanded back. The vectorizer takes
-/// elementwise ops whatever their operands' original maps were (a pooling
-/// window's strided input is no projected permutation). Null when an
-/// operand is not of that shape.
+/// its one element as a scalar input; the result expanded back. The
+/// vectorizer takes elementwise ops whatever their operands' original maps
+/// were (a pooling window's strided input is no projected permutation).
+/// Null when an operand is not of that shape.
 static linalg::GenericOp asElementwiseTile(RewriterBase &rewriter,
                                            linalg::GenericOp op) {
   MLIRContext *ctx = op.getContext();
@@ -248,7 +248,8 @@ struct VectorizeElementwisePass
     });
     // Elementwise generics, and the fills and copies that pad activations.
     SmallVector<linalg::LinalgOp> candidates;
-    SmallVector<linalg::GenericOp> reductions;
+    // Reductions, with the loop to vectorize (contiguousParallelLoop).
+    SmallVector<std::pair<linalg::GenericOp, int64_t>> reductions;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::GenericOp, linalg::CopyOp, linalg::FillOp>(
               op.getOperation()))
@@ -259,9 +260,9 @@ struct VectorizeElementwisePass
       if (op.getNumParallelLoops() == op.getNumLoops())
         candidates.push_back(op);
       else if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-               generic && !generic.hasIndexSemantics() &&
-               contiguousParallelLoop(generic) >= 0)
-        reductions.push_back(generic);
+               generic && !generic.hasIndexSemantics())
+        if (int64_t dim = contiguousParallelLoop(generic); dim >= 0)
+          reductions.push_back({generic, dim});
     });
     // Reductions along an innermost parallel dimension (average and max
     // pools, MEAN): that loop moves innermost and is tiled by up to
@@ -269,9 +270,9 @@ struct VectorizeElementwisePass
     // loop carries its output, so no forall): each step reads a vector of
     // the input and combines it into a vector of the output. As scalar
     // loops, MobileNet v2's 7x7x1280 mean took 1.4% of the network.
-    for (linalg::GenericOp op : reductions) {
-      int64_t dim = contiguousParallelLoop(op);
-      if (innerTile(op.getStaticLoopRanges()[dim], laneCount(op, width)) == 0)
+    for (auto [op, dim] : reductions) {
+      int64_t lanes = laneCount(op, width);
+      if (innerTile(op.getStaticLoopRanges()[dim], lanes) == 0)
         continue;
       if (dim + 1 != int64_t(op.getNumLoops())) {
         SmallVector<unsigned> order;
@@ -286,8 +287,7 @@ struct VectorizeElementwisePass
           continue;
         op = *moved;
       }
-      Operation *tile =
-          tileInnermost(rewriter, op, laneCount(op, width), /*forall=*/false);
+      Operation *tile = tileInnermost(rewriter, op, lanes, /*forall=*/false);
       if (!tile)
         continue;
       if (linalg::GenericOp inner =
