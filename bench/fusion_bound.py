@@ -14,7 +14,10 @@ buffers, so its input and output stay in L1/L2, and its time times the
 number of bands is what the layer would cost with every tensor it touches
 in cache (band and whole alternate, ROUNDS rounds, default 5; medians of
 the rounds' medians). The bound counts neither a fused kernel's halo
-rows (recomputed or carried) nor a band call's overhead.
+rows (recomputed or carried) nor a band call's overhead. On avx512-vnni a
+depthwise band is mostly border rows, which loop over the kernel rows
+where interior rows unroll them, so the depthwise bound is pessimistic
+there.
 
 The layers are MobileNet v1's dw1/pw1 and dw3/pw3 and MobileNet v2's
 first expansion (112x112x16 -> 96: a 1.2 MB output) with the stride-2
