@@ -114,12 +114,18 @@ DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
                             inputSigned ? 1 : 0, izp, d, mult};
   if (inH)
     v.append({inH, inW, padTop, padLeft});
+  // (Depthwise kernels never store fewer channels: the sizes stay apart.)
+  if (oc)
+    v.push_back(oc);
   return DenseI64ArrayAttr::get(ctx, v);
 }
 
 FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   ArrayRef<int64_t> v = attr.asArrayRef();
-  if ((v.size() != 18 && v.size() != 22) || v[0] < 0 || v[0] > 6)
+  // 18 entries, 22 for a self-padding depthwise kernel (inH, inW, padTop,
+  // padLeft), 19 for a GEMM kernel that stores fewer channels (oc).
+  if ((v.size() != 18 && v.size() != 19 && v.size() != 22) || v[0] < 0 ||
+      v[0] > 6)
     return failure();
   KernelSpec s;
   s.flavor = static_cast<KernelFlavor>(v[0]);
@@ -140,6 +146,12 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   if (s.cp % s.kGroup() != 0 || s.op % s.lanes() != 0 ||
       (s.isDepthwise() && s.cp % 16 != 0))
     return failure();
+  // The stored channels end in the last block.
+  if (v.size() == 19) {
+    s.oc = v[18];
+    if (s.isDepthwise() || s.oc >= s.op || s.oc <= s.op - s.lanes())
+      return failure();
+  }
   return s;
 }
 
@@ -164,6 +176,14 @@ static const char *flavorName(KernelFlavor f) {
 }
 
 static int64_t roundUp(int64_t v, int64_t m) { return (v + m - 1) / m * m; }
+
+/// Whether the flavor's GEMM kernels store output channels that do not fill
+/// their last vector themselves (KernelSpec::oc): the 512-bit flavors, whose
+/// targets have AVX-512 byte-masked stores (elsewhere LLVM would split a
+/// masked store into one conditional store per byte).
+static bool masksPaddedChannels(KernelFlavor flavor) {
+  return flavor == KernelFlavor::VNNI || flavor == KernelFlavor::Int16AVX512;
+}
 
 /// Whether the flavor's kernels read the activations widened to i16, their
 /// zero point subtracted (the int16 ones: emitGemmConv widens them).
@@ -526,9 +546,10 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
 /// Emits the kernel call; returns the output tensor of `outShape`: the i32
 /// accumulators or, with `epilogue`, its results (the kernel then takes
 /// the epilogue's channel constants after `corr`, zero-padded to the
-/// kernel's s.op output channels: only dense layers get there with padded
-/// channels, lowerConvWithKernel refuses epilogues for convolutions whose
-/// channels are padded).
+/// kernel's s.op output channels for layers whose channels do not fill the
+/// last block: on the AVX-512 targets every GEMM layer, whose kernels store
+/// those channels masked, elsewhere dense layers, whose padded 8-bit rows
+/// are then sliced).
 static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
                             const KernelSpec &s, Value paddedInput,
                             Value packedWeights, ArrayRef<int32_t> corr,
@@ -719,10 +740,14 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   } else {
     padded = padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
   }
-  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, s.op};
+  // With an epilogue, the AVX-512 kernels store the o channels themselves
+  // (masked stores): no slice of padded rows follows.
+  if (epilogue && s.op != o && masksPaddedChannels(flavor))
+    s.oc = o;
+  SmallVector<int64_t> outShape = {s.n, s.oh, s.ow, s.storedChannels()};
   Value out =
       emitKernelCall(b, loc, op, s, padded, packed, corr, outShape, epilogue);
-  if (s.op != o) {
+  if (s.storedChannels() != o) {
     SmallVector<OpFoldResult> offsets(4, b.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes = {b.getIndexAttr(s.n),
                                        b.getIndexAttr(s.oh),
@@ -909,11 +934,22 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
   // kernel's channel order is [M][C]).
   if (epilogue && depthwise && (o != c || !epilogue->depthwise))
     return failure();
-  // Nor of kernels with padded output channels: the 8-bit results would
-  // be sliced out of the padded rows by a strided copy, which costs more
-  // (measured: vww, 8 of 16 channels) than a separate elementwise
-  // epilogue reading the i32 slice.
-  if (epilogue && (depthwise ? c % 16 : o % 16))
+  // Nor of kernels with padded output channels, unless they store the
+  // channels themselves (masksPaddedChannels, GEMM kernels) and pad at most
+  // a quarter of them: the 8-bit results would be sliced out of the padded
+  // rows by a strided copy, which costs more (measured: vww, 8 of 16
+  // channels) than a separate elementwise epilogue reading the i32 slice;
+  // and an epilogue inside the kernel requantizes the padded lanes too.
+  // Zen 4, AOT, one thread (perf): MobileNet v2's two projections to 24
+  // of 32 channels took 5.7% of its time with a separate 8-lane epilogue
+  // and 5.1% with the epilogue inside (masked stores), while
+  // person_detect's first convolution, 8 of 16 channels, took 12.8% and
+  // 13.6%.
+  int64_t lanes = KernelSpec{flavor}.lanes();
+  int64_t padding = roundUp(o, lanes) - o;
+  if (epilogue && (depthwise ? c % 16 != 0
+                             : padding != 0 && (!masksPaddedChannels(flavor) ||
+                                                4 * padding > o + padding)))
     return failure();
   // Reorder the weights as w[o][kh][kw][i]: the position in w of a step
   // along each dimension of the stored layout.
@@ -2599,6 +2635,52 @@ struct KernelBuilder {
     return arith::ConstantIndexOp::create(ob, loc, v);
   }
 
+  /// The value of index `v` where it is a constant or a sum or product of
+  /// constants (the channel arithmetic of add and mul, which do not fold).
+  static std::optional<int64_t> staticIndex(Value v) {
+    if (std::optional<int64_t> c = getConstantIntValue(v))
+      return c;
+    Operation *def = v.getDefiningOp();
+    if (!def || !isa<arith::AddIOp, arith::MulIOp>(def))
+      return std::nullopt;
+    std::optional<int64_t> l = staticIndex(def->getOperand(0));
+    std::optional<int64_t> r = staticIndex(def->getOperand(1));
+    if (!l || !r)
+      return std::nullopt;
+    return isa<arith::AddIOp>(def) ? *l + *r : *l * *r;
+  }
+
+  /// Stores `v`, the output channels from `ch` of the pixel `pixel` (n,
+  /// oh, ow): a plain store, or where those channels may pass the ones the
+  /// kernel stores (KernelSpec::oc), a masked store of the channels below
+  /// oc (its mask a constant where `ch` is one, and no store at all
+  /// where every channel is past oc).
+  void storeChannels(OpBuilder &ob, Value v, ValueRange pixel, Value ch) {
+    int64_t width = cast<VectorType>(v.getType()).getNumElements();
+    SmallVector<Value> indices(pixel.begin(), pixel.end());
+    indices.push_back(ch);
+    std::optional<int64_t> at = staticIndex(ch);
+    if (!s.oc || (at && *at + width <= s.oc)) {
+      vector::StoreOp::create(ob, loc, v, out, indices);
+      return;
+    }
+    if (at && *at >= s.oc)
+      return;
+    auto maskType = VectorType::get({width}, ob.getI1Type());
+    Value mask;
+    if (at) {
+      SmallVector<bool> bits;
+      for (int64_t i = 0; i < width; ++i)
+        bits.push_back(*at + i < s.oc);
+      mask = constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(bits)));
+    } else {
+      mask = vector::CreateMaskOp::create(
+          ob, loc, maskType,
+          ValueRange{arith::SubIOp::create(ob, loc, idx(ob, s.oc), ch)});
+    }
+    vector::MaskedStoreOp::create(ob, loc, out, indices, mask, v);
+  }
+
   /// Whether a GEMM tile of `rows` pixels applies its epilogue in a loop
   /// over its pixels (their accumulators stored to a stack buffer) rather
   /// than once per pixel, unrolled: on the int16 target (AVX2), whose
@@ -3139,8 +3221,7 @@ struct KernelBuilder {
           Value v = pixelAccs[j];
           if (epilogue)
             v = applyEpilogue(bb, v, constants.blocks[j]);
-          vector::StoreOp::create(bb, loc, v, out,
-                                  ValueRange{nIv, oh, ow, blockChannel[j]});
+          storeChannels(bb, v, ValueRange{nIv, oh, ow}, blockChannel[j]);
         }
         return;
       }
@@ -3151,9 +3232,8 @@ struct KernelBuilder {
       const PackedTail *perChannel =
           constants.tail ? &*constants.tail : nullptr;
       if (lanes == 8) {
-        vector::StoreOp::create(
-            bb, loc, packBytes8(bb, vals[0], vals[1], *tail, perChannel), out,
-            ValueRange{nIv, oh, ow, blockChannel[0]});
+        storeChannels(bb, packBytes8(bb, vals[0], vals[1], *tail, perChannel),
+                      ValueRange{nIv, oh, ow}, blockChannel[0]);
         return;
       }
       // Two or three blocks: opaque, or LLVM splits the vpermd around the
@@ -3166,8 +3246,7 @@ struct KernelBuilder {
         bytes = vector::ExtractStridedSliceOp::create(
             bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{nr * 16},
             ArrayRef<int64_t>{1});
-      vector::StoreOp::create(bb, loc, bytes, out,
-                              ValueRange{nIv, oh, ow, blockChannel[0]});
+      storeChannels(bb, bytes, ValueRange{nIv, oh, ow}, blockChannel[0]);
     };
 
     // One tile: every group of nr blocks (or the one `group` of a parallel

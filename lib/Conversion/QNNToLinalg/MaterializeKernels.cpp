@@ -75,7 +75,7 @@ struct MaterializeConvKernelsPass
                                     lanes * kg};
       SmallVector<int64_t> outShape =
           dw ? k.depthwiseOutputShape()
-             : SmallVector<int64_t>{k.n, k.oh, k.ow, k.op};
+             : SmallVector<int64_t>{k.n, k.oh, k.ow, k.storedChannels()};
       // A fused epilogue (qnn-fuse-kernel-epilogues) adds one per-channel
       // constant vector per epilogue argument after the accumulator.
       func::FuncOp epilogue;

@@ -158,6 +158,13 @@ struct KernelSpec {
   /// outside the input read the zero point (see corrSize). 0 = the input
   /// is the padded plane.
   int64_t inH = 0, inW = 0, padTop = 0, padLeft = 0;
+  /// GEMM flavors only: the output channels the kernel stores when fewer
+  /// than op (the output is then [n, oh, ow, oc], and the stores of the
+  /// last channel block are masked: AVX-512's byte-masked stores, so that
+  /// an epilogue's 8-bit results need no strided copy out of padded rows).
+  /// 0 = op.
+  int64_t oc = 0;
+  int64_t storedChannels() const { return oc ? oc : op; }
   int64_t inputH() const { return inH ? inH : hp; }
   /// Elements of the kernel's `corr` vector: one per output channel, and
   /// for a self-padding depthwise kernel 16 more holding the zero point

@@ -109,3 +109,28 @@ func.func private @str_ranges(%acc: i32, %bias: i32) -> i8 attributes {qnn.argum
   return %t : i8
 }
 func.func private @k_str(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<16xi32>, memref<1x1x1x16xi8>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1>, qnn.kernel_epilogue = @str_ranges}
+
+// -----
+
+// Stored channels (the 19th entry, KernelSpec::oc) must end in the last
+// channel block: not all of op = 16...
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @oc_all(memref<1x1x1x4xi8>, memref<1x1x1x1x64xi8>, memref<16xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 16, 1, 0, 0, 1, 16>}
+
+// -----
+
+// ... nor a whole block fewer (16 of 32).
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @oc_block(memref<1x1x1x4xi8>, memref<2x1x1x1x64xi8>, memref<32xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 32, 1, 0, 0, 1, 16>}
+
+// -----
+
+// Depthwise kernels store every channel (flavor 5, DepthwiseVNNI).
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @oc_dw(memref<1x3x3x16xi8>, memref<1x3x3x16xi32>, memref<16xi32>, memref<1x1x1x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 3, 3, 16, 1, 1, 3, 3, 1, 1, 1, 1, 16, 1, 0, 0, 1, 12>}
+
+// -----
+
+// With 24 stored channels, the output has 24.
+// expected-error @+1 {{kernel @oc_padded_out does not have the signature its qnn.conv_kernel attribute describes}}
+func.func private @oc_padded_out(memref<1x1x1x4xi8>, memref<2x1x1x1x64xi8>, memref<32xi32>, memref<1x1x1x32xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 32, 1, 0, 0, 1, 24>}

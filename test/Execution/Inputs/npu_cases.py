@@ -13,8 +13,9 @@ Cases cover what decides the lowering: kernels with their epilogue inside
 dense), each activation kind (clip, relu, lut, leaky_relu), each rounding
 rule (tflite, tflite_single, upward), per-channel and per-tensor scales,
 u8 and i8, weight zero points; and the fallbacks (a generic epilogue):
-padded output channels, a depthwise channel multiplier, a bias that is not
-a constant, a grouped convolution.
+padded output channels (on the AVX-512 targets the kernels store those
+themselves, masked: the cases after conv_grouped), a depthwise channel
+multiplier, a bias that is not a constant, a grouped convolution.
 """
 import sys
 
@@ -187,6 +188,27 @@ def main():
                      (0, 0, 0, 0), bias="arg", act="leaky")
     out += conv_case("conv_grouped", rng, "i8", 5, 5, 16, 16, 3, 3, (1, 1),
                      (1, 1, 1, 1), groups=4, act="clip")
+    # Output channels that do not fill the last 16-lane block: on
+    # avx512-vnni and int16-avx512bw the kernel stores them itself, the
+    # last block's stores masked (KernelSpec::oc), where at most a quarter
+    # of the channels are padding. One group of two or three blocks (a
+    # constant mask; pointwise kernels are software-pipelined, 3x3 ones
+    # plain tiles), loops over single blocks (a mask computed per block),
+    # a dense layer; 20 of 32 channels take the fallback.
+    out += conv_case("pw_o24", rng, "i8", 7, 9, 40, 24, 1, 1, (1, 1),
+                     (0, 0, 0, 0), act="clip", rounding="tflite_single")
+    out += conv_case("pw_o40_u8", rng, "ui8", 5, 7, 20, 40, 1, 1, (1, 1),
+                     (0, 0, 0, 0), wt="ui8", wzp=120, per_channel=False,
+                     act="lut")
+    out += conv_case("pw_o72", rng, "i8", 6, 6, 64, 72, 1, 1, (1, 1),
+                     (0, 0, 0, 0), act="relu")
+    out += conv_case("conv_o20_s2", rng, "i8", 9, 9, 8, 20, 3, 3, (2, 2),
+                     (1, 1, 1, 1), act="leaky")
+    out += conv_case("conv_o100", rng, "i8", 7, 7, 16, 100, 3, 3, (1, 1),
+                     (1, 1, 1, 1), act="clip", rounding="upward")
+    out += fc_case("fc_o37", rng, "i8", 2, 64, 37)
+    out += conv_case("conv_o28", rng, "i8", 6, 6, 8, 28, 3, 3, (1, 1),
+                     (1, 1, 1, 1), act="relu", rounding="tflite_single")
     print("\n".join(out))
 
 
