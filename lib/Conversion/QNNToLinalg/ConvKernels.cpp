@@ -3597,6 +3597,17 @@ struct KernelBuilder {
         rowCheck = false;
         columnsKind = Columns::Inside;
       }
+      // Packed kernel rows of s8 input: the columns hold the bytes as
+      // stored, and one xor per packed column flips every row's byte
+      // (x + 128 = x ^ 0x80 as a byte) instead of an add per row and
+      // column; the zero point's lanes (zpLanes holds its unsigned byte)
+      // are read as stored too.
+      bool flipPacked = vnni && s.packsKernelRows() && s.inputSigned;
+      if (flipPacked && zpLanes)
+        zpLanes =
+            arith::XOrIOp::create(bb, loc, zpLanes,
+                                  constant(DenseElementsAttr::get(
+                                      accType, bb.getI32IntegerAttr(0x80))));
       SmallVector<Value> init(rows, depthwiseInitialAccumulator(bb, jIv, c0));
       Value ihBase = mul(bb, ohIv, s.sh);
       Value iwBase = mul(bb, ow0, s.sw);
@@ -3626,17 +3637,17 @@ struct KernelBuilder {
             lanes = iw < 0 || iw >= inW
                         ? zpLanes
                         : loadLanes(kb, nIv, ih, idx(kb, iw), c0, rowInside,
-                                    zpLanes);
+                                    zpLanes, !flipPacked);
           } else if (columnsKind == Columns::Dynamic) {
             Value iw = add(kb, iwBase, off);
             Value inside = within(kb, iw, inW);
             if (rowInside)
               inside = arith::AndIOp::create(kb, loc, inside, rowInside);
             lanes = loadLanes(kb, nIv, ih, clampInto(kb, iw, inW), c0, inside,
-                              zpLanes);
+                              zpLanes, !flipPacked);
           } else {
             lanes = loadLanes(kb, nIv, ih, add(kb, iwBase, off), c0, rowInside,
-                              zpLanes);
+                              zpLanes, !flipPacked);
           }
           columns[entry.first] = lanes;
         }
@@ -3730,9 +3741,18 @@ struct KernelBuilder {
             return next;
           },
           unrollRows);
+      Value flipBytes;
+      if (flipPacked) {
+        uint32_t bits = 0;
+        for (int64_t y = 0; y < s.kh; ++y)
+          bits |= 0x80u << (8 * y);
+        flipBytes = constant(DenseElementsAttr::get(
+            accType, bb.getI32IntegerAttr(static_cast<int32_t>(bits))));
+      }
       std::map<int64_t, Value> columns;
       for (auto [col, entry] : llvm::zip_equal(packed, columnSlot))
-        columns[entry.first] = col;
+        columns[entry.first] =
+            flipPacked ? arith::XOrIOp::create(bb, loc, col, flipBytes) : col;
       return steps(bb, init, columns, loadTaps(bb, idx(bb, 0)));
     };
     // Applies the epilogue to a tile's accumulators and stores its pixels.
@@ -3996,11 +4016,12 @@ struct KernelBuilder {
   }
 
   /// The lanes() channels at (n, ih, iw, c0) as i32 lanes: DepthwiseVNNI's hold
-  /// the unsigned byte (x + 128 for s8 input), the others x, extended by
-  /// its signedness; where `inside` (if given) is false, the zero point's
-  /// lanes `zpLanes` instead.
+  /// the unsigned byte (x + 128 for s8 input; without `flip`, the byte as
+  /// stored, zero-extended, which the caller flips), the others x, extended
+  /// by its signedness; where `inside` (if given) is false, the zero
+  /// point's lanes `zpLanes` instead.
   Value loadLanes(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c0,
-                  Value inside, Value zpLanes) {
+                  Value inside, Value zpLanes, bool flip = true) {
     Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
     auto accType = VectorType::get({s.lanes()}, i32);
     Value xv = vector::LoadOp::create(ob, loc, VectorType::get({s.lanes()}, i8),
@@ -4010,7 +4031,7 @@ struct KernelBuilder {
       lanes = s.inputSigned
                   ? arith::ExtSIOp::create(ob, loc, accType, xv).getResult()
                   : arith::ExtUIOp::create(ob, loc, accType, xv).getResult();
-    } else if (s.inputSigned) {
+    } else if (s.inputSigned && flip) {
       lanes = arith::AddIOp::create(
           ob, loc, arith::ExtSIOp::create(ob, loc, accType, xv),
           arith::ConstantOp::create(

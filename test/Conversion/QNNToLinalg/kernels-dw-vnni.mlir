@@ -33,31 +33,38 @@
 // the zero point's lanes (loaded from corr[32]) without a load; row 3 is a
 // border row, which clamps its input row and selects the zero point's
 // lanes when that row is outside. Every (pixel, kernel column) is one
-// vpdpbusd: the column's three input rows (sign-extended bytes + 128, or
-// the zero point's lanes) packed into the bytes of each lane, row y
-// shifted left by 8y (a loop over the kernel rows in border rows,
-// unrolled in the others).
+// vpdpbusd: the column's three input rows (the s8 bytes as stored,
+// zero-extended, or the zero point's lanes as stored: its unsigned lanes
+// xor 0x80) packed into the bytes of each lane, row y shifted left by 8y
+// (a loop over the kernel rows in border rows, unrolled in the others),
+// then one xor with 0x808080 per column flips the three bytes (x + 128).
 // KERNEL-LABEL: func.func private @__qnn_kernel_dwvnni
 // KERNEL-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni"]>
 // KERNEL-DAG: %[[C8:.*]] = arith.constant dense<8> : vector<16xi32>
 // KERNEL-DAG: %[[C16:.*]] = arith.constant dense<16> : vector<16xi32>
+// KERNEL-DAG: %[[C128:.*]] = arith.constant dense<128> : vector<16xi32>
+// KERNEL-DAG: %[[FLIP:.*]] = arith.constant dense<8421504> : vector<16xi32>
 // KERNEL: %[[OUT:.*]] = memref.expand_shape %arg3 {{\[}}[0], [1], [2], [3, 4]] output_shape [1, 4, 4, 1, 32] : memref<1x4x4x32xi32> into memref<1x4x4x1x32xi32>
 // The border row loops over the kernel rows, carrying the tile's 9
 // packed columns and shifting row y's lanes by 8y.
-// KERNEL: %[[Z:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
+// KERNEL: %[[ZU:.*]] = vector.load %arg2[%c32{{.*}}] : memref<48xi32>, vector<16xi32>
+// KERNEL: %[[Z:.*]] = arith.xori %[[ZU]], %[[C128]] : vector<16xi32>
 // KERNEL: scf.for %[[KH:.*]] = %c0{{.*}} to %c3{{.*}} step %{{.*}} iter_args(%[[COL0:[^ ]*]] = %{{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // KERNEL: arith.muli %[[KH]], %c8
 // KERNEL: %[[SH:.*]] = vector.broadcast %{{.*}} : i32 to vector<16xi32>
 // KERNEL: arith.maxsi
 // KERNEL: arith.minsi
 // KERNEL: %[[V:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>
-// KERNEL: %[[E:.*]] = arith.extsi %[[V]] : vector<16xi8> to vector<16xi32>
-// KERNEL: %[[U:.*]] = arith.addi %[[E]], %{{.*}} : vector<16xi32>
-// KERNEL: %[[R:.*]] = arith.select %{{.*}}, %[[U]], %[[Z]] : vector<16xi32>
+// KERNEL-NOT: arith.extsi
+// KERNEL: %[[E:.*]] = arith.extui %[[V]] : vector<16xi8> to vector<16xi32>
+// KERNEL-NOT: arith.addi
+// KERNEL: %[[R:.*]] = arith.select %{{.*}}, %[[E]], %[[Z]] : vector<16xi32>
 // KERNEL: %[[S:.*]] = arith.shli %[[R]], %[[SH]] : vector<16xi32>
 // KERNEL: arith.ori %[[COL0]], %[[S]] : vector<16xi32>
 // KERNEL: scf.yield
-// KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// KERNEL: %[[F:.*]] = arith.xori %{{.*}}, %[[FLIP]] : vector<16xi32>
+// KERNEL: %[[FB:.*]] = vector.bitcast %[[F]] : vector<16xi32> to vector<64xi8>
+// KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"({{.*}}, %[[FB]], {{.*}})
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
 // Interior rows unroll the kernel rows: row 0's lanes as loaded, rows 1
 // and 2 shifted by the constants 8 and 16.
