@@ -3584,14 +3584,25 @@ struct KernelBuilder {
       /// time (a row with more border tiles than emitted statically).
       Dynamic,
     };
+    // The output rows of a band whose packed columns carry down
+    // (carriesRows): `count` rows from the tile's, each accumulated and
+    // passed to `store`.
+    struct RowCarry {
+      Value count;
+      function_ref<void(OpBuilder &, Value, ArrayRef<Value>)> store;
+    };
     // The accumulators of one tile's channel block c0 (multiplier index
     // jIv): `rows` pixels from (oh, ow0) (`ow0S` is ow0's value for
     // Columns::Static). With `rowCheck`, the tile's input rows may be
-    // above or below the input (the border rows).
+    // above or below the input (the border rows). With `carry` (packed
+    // kernel rows, stride 1), the tiles of carry.count output rows from
+    // oh, each one's packed columns derived from the row above's, are
+    // accumulated and stored (carry.store), and nothing is returned.
     auto tileAccumulators = [&](OpBuilder &bb, Value nIv, Value ohIv, Value ow0,
                                 int64_t ow0S, int64_t rows, bool rowCheck,
                                 Columns columnsKind, Value jIv, Value c0,
-                                Value zpLanes) {
+                                Value zpLanes,
+                                const RowCarry *carry = nullptr) {
       // A kernel on the padded plane has nothing to check.
       if (s.inH == 0) {
         rowCheck = false;
@@ -3706,32 +3717,39 @@ struct KernelBuilder {
       // against 59 before the packing); looped everywhere, the gain was
       // mostly lost (dw3 104 -> 98 us, not 82).
       bool unrollRows = columnsKind != Columns::Dynamic && !rowCheck;
+      // With `carry`, the columns first hold kernel rows 0 .. kh - 2 in
+      // bytes 1 .. kh - 1 (the row above the band's first, less its row
+      // 0), and the loop below derives every row of the band, the first
+      // included: one copy of the accumulation and the epilogue.
+      int64_t packRows = carry ? s.kh - 1 : s.kh;
+      int64_t firstByte = carry ? 1 : 0;
       Value zero = arith::ConstantOp::create(
           bb, loc, DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
       SmallVector<Value> packedInit(columnSlot.size(), zero);
       SmallVector<Value> packed = reduceLoop(
-          bb, s.kh, packedInit,
+          bb, packRows, packedInit,
           [&](OpBuilder &kb, Value khIv, ValueRange cols) {
-            // Unrolled, row 0 is the lanes as loaded and the shifts are
-            // constants.
+            // Unrolled, the first row is the lanes as loaded and the
+            // shifts are constants.
             std::optional<int64_t> row = getConstantIntValue(khIv);
             Value shift;
             if (row) {
               shift = arith::ConstantOp::create(
                   kb, loc,
-                  DenseElementsAttr::get(accType,
-                                         kb.getI32IntegerAttr(8 * *row)));
+                  DenseElementsAttr::get(
+                      accType, kb.getI32IntegerAttr(8 * (*row + firstByte))));
             } else {
               Value bits = arith::IndexCastOp::create(
                   kb, loc, i32,
-                  arith::MulIOp::create(kb, loc, khIv, idx(kb, 8)));
+                  arith::MulIOp::create(kb, loc, add(kb, khIv, firstByte),
+                                        idx(kb, 8)));
               shift = vector::BroadcastOp::create(kb, loc, accType, bits);
             }
             std::map<int64_t, Value> lanes = loadColumns(kb, khIv);
             SmallVector<Value> next;
             for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
               Value v = lanes.at(entry.first);
-              next.push_back(row == 0
+              next.push_back(row == 0 && !firstByte
                                  ? v
                                  : arith::OrIOp::create(
                                        kb, loc, col,
@@ -3744,7 +3762,7 @@ struct KernelBuilder {
       Value flipBytes;
       if (flipPacked) {
         uint32_t bits = 0;
-        for (int64_t y = 0; y < s.kh; ++y)
+        for (int64_t y = firstByte; y < firstByte + packRows; ++y)
           bits |= 0x80u << (8 * y);
         flipBytes = constant(DenseElementsAttr::get(
             accType, bb.getI32IntegerAttr(static_cast<int32_t>(bits))));
@@ -3753,7 +3771,59 @@ struct KernelBuilder {
       for (auto [col, entry] : llvm::zip_equal(packed, columnSlot))
         columns[entry.first] =
             flipPacked ? arith::XOrIOp::create(bb, loc, col, flipBytes) : col;
-      return steps(bb, init, columns, loadTaps(bb, idx(bb, 0)));
+      SmallVector<Value> taps = loadTaps(bb, idx(bb, 0));
+      if (!carry)
+        return steps(bb, init, columns, taps);
+      // The band's rows: output row oh + i reads input rows one lower than
+      // row oh + i - 1, so each packed column drops its byte 0 (a right
+      // shift by 8) and takes input row oh + i + kh - 1 - padTop, flipped
+      // for s8 input, as byte kh - 1: a load, two shifts and one
+      // vpternlogd per column instead of kh loads, kh - 1 shifts and the
+      // ORs (Zen 4, AOT, one thread: MobileNet v2 2.28-2.30 -> 2.21-2.24
+      // ms, the generated MobileNet v1 3.07-3.10 -> 3.05). Columns outside
+      // the input take the zero point's lanes as their new row.
+      int64_t top = 8 * (s.kh - 1);
+      auto splat = [&](uint32_t v) {
+        return constant(DenseElementsAttr::get(
+            accType, bb.getI32IntegerAttr(static_cast<int32_t>(v))));
+      };
+      Value eight = splat(8), topShift = splat(top);
+      Value topFlip = flipPacked ? splat(0x80u << top) : Value();
+      SmallVector<Value> carried;
+      for (auto &entry : columns)
+        carried.push_back(entry.second);
+      scf::ForOp::create(
+          bb, loc, idx(bb, 0), carry->count, idx(bb, 1), carried,
+          [&](OpBuilder &lb, Location, Value i, ValueRange cols) {
+            Value oh = arith::AddIOp::create(lb, loc, ohIv, i);
+            Value ih = add(lb, oh, (s.kh - 1) * s.dh - s.padTop);
+            std::map<int64_t, Value> next;
+            SmallVector<Value> yields;
+            for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
+              int64_t off = entry.first - s.padLeft;
+              int64_t at = ow0S * s.sw + off;
+              Value lanes;
+              if (columnsKind != Columns::Static || (at >= 0 && at < inW)) {
+                Value iw = columnsKind == Columns::Static
+                               ? idx(lb, at)
+                               : add(lb, iwBase, off);
+                lanes = loadLanes(lb, nIv, ih, iw, c0, Value(), zpLanes,
+                                  /*flip=*/false);
+              } else {
+                lanes = zpLanes;
+              }
+              Value v = arith::OrIOp::create(
+                  lb, loc, arith::ShRUIOp::create(lb, loc, col, eight),
+                  arith::ShLIOp::create(lb, loc, lanes, topShift));
+              if (topFlip)
+                v = arith::XOrIOp::create(lb, loc, v, topFlip);
+              next[entry.first] = v;
+              yields.push_back(v);
+            }
+            carry->store(lb, oh, steps(lb, init, next, taps));
+            scf::YieldOp::create(lb, loc, yields);
+          });
+      return SmallVector<Value>{};
     };
     // Applies the epilogue to a tile's accumulators and stores its pixels.
     auto storeTile = [&](OpBuilder &bb, Value nIv, Value ohIv, Value ow0,
@@ -3821,15 +3891,23 @@ struct KernelBuilder {
                 scf::YieldOp::create(jb, loc);
               });
         };
-    // One tile: its accumulation and stores for every channel block.
+    // One tile: its accumulation and stores for every channel block; with
+    // `bandRows` (carriesRows), also the tiles at the same columns of the
+    // bandRows - 1 output rows below.
     auto tileBody = [&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
                         int64_t ow0S, int64_t rows, bool rowCheck,
-                        Columns columnsKind) {
+                        Columns columnsKind, Value bandRows = Value()) {
       channelBlocks(tb, [&](OpBuilder &bb, Value jIv, Value c0, Value zpLanes) {
-        SmallVector<Value> accs =
-            tileAccumulators(bb, nIv, ohIv, ow0, ow0S, rows, rowCheck,
-                             columnsKind, jIv, c0, zpLanes);
-        storeTile(bb, nIv, ohIv, ow0, rows, jIv, c0, accs);
+        auto storeRow = [&](OpBuilder &sb, Value oh, ArrayRef<Value> accs) {
+          storeTile(sb, nIv, oh, ow0, rows, jIv, c0, accs);
+        };
+        RowCarry carry{bandRows, storeRow};
+        bool carries = bandRows && !rowCheck;
+        SmallVector<Value> accs = tileAccumulators(
+            bb, nIv, ohIv, ow0, ow0S, rows, rowCheck, columnsKind, jIv, c0,
+            zpLanes, carries ? &carry : nullptr);
+        if (!carries)
+          storeTile(bb, nIv, ohIv, ow0, rows, jIv, c0, accs);
       });
     };
     // One output row as tiles of tileRows pixels from ow = 0 and a last
@@ -3852,7 +3930,8 @@ struct KernelBuilder {
       return rest ? clampedTileStart(ob, t, tileRows, s.ow)
                   : mul(ob, t, tileRows);
     };
-    auto rowTiles = [&](OpBuilder &ob, Value nIv, Value ohIv, bool rowCheck) {
+    auto rowTiles = [&](OpBuilder &ob, Value nIv, Value ohIv, bool rowCheck,
+                        Value bandRows = Value()) {
       // A border row (a few per image) is one loop of checked tiles, the
       // last one ending at the row's last pixel (recomputing pixels of the
       // tile before it, in the same row: the same thread), so that border
@@ -3923,29 +4002,44 @@ struct KernelBuilder {
         });
         return;
       }
+      // (A Dynamic tile's columns are checked per row: it does not carry
+      // rows, and a band of rows runs it once per row.)
       auto borderTiles = [&](int64_t lo, int64_t hi) {
         if (hi - lo > kStaticTiles) {
-          forLoop(ob, lo * tileRows, hi * tileRows, tileRows,
-                  [&](OpBuilder &lb, Value ow0) {
-                    tileBody(lb, nIv, ohIv, ow0, 0, tileRows, rowCheck,
-                             Columns::Dynamic);
-                  });
+          auto dynamicTiles = [&](OpBuilder &rb, Value oh) {
+            forLoop(rb, lo * tileRows, hi * tileRows, tileRows,
+                    [&](OpBuilder &lb, Value ow0) {
+                      tileBody(lb, nIv, oh, ow0, 0, tileRows, rowCheck,
+                               Columns::Dynamic);
+                    });
+          };
+          if (!bandRows) {
+            dynamicTiles(ob, ohIv);
+            return;
+          }
+          scf::ForOp::create(
+              ob, loc, idx(ob, 0), bandRows, idx(ob, 1), ValueRange{},
+              [&](OpBuilder &rb, Location, Value i, ValueRange) {
+                dynamicTiles(rb, arith::AddIOp::create(rb, loc, ohIv, i));
+                scf::YieldOp::create(rb, loc);
+              });
           return;
         }
         for (int64_t t = lo; t < hi; ++t)
           tileBody(ob, nIv, ohIv, idx(ob, t * tileRows), t * tileRows, tileRows,
-                   rowCheck, Columns::Static);
+                   rowCheck, Columns::Static, bandRows);
       };
       borderTiles(0, cleanA);
       forLoop(ob, cleanA * tileRows, cleanB * tileRows, tileRows,
               [&](OpBuilder &lb, Value ow0) {
                 tileBody(lb, nIv, ohIv, ow0, 0, tileRows, rowCheck,
-                         Columns::Inside);
+                         Columns::Inside, bandRows);
               });
       borderTiles(cleanB, fullTiles);
       if (rest)
         tileBody(ob, nIv, ohIv, idx(ob, fullTiles * tileRows),
-                 fullTiles * tileRows, rest, rowCheck, Columns::Static);
+                 fullTiles * tileRows, rest, rowCheck, Columns::Static,
+                 bandRows);
     };
     int64_t work =
         s.n * s.oh * s.ow * s.op * s.kh * s.kw * kDepthwiseWorkFactor;
@@ -3969,10 +4063,61 @@ struct KernelBuilder {
                 [&](OpBuilder &rb, Value i) { row(rb, nIv, i); });
       });
     };
+    // Packed kernel rows at stride 1 carry their packed columns down the
+    // interior rows (tileAccumulators): serial code as one band of every
+    // interior row, threads as up to 8 bands, one parallel iteration each
+    // beside the border rows' (bands of one row carry nothing).
+    int64_t interior = ohB - ohA;
+    bool carriesRows =
+        vnni && s.packsKernelRows() && s.sh == 1 && s.dh == 1 && interior > 1;
+    bool threaded = parallel && s.n * s.oh > 1 && work >= parallelMinWork;
+    int64_t band = threaded ? (interior + 7) / 8 : interior;
+    if (carriesRows && band > 1) {
+      int64_t bands = (interior + band - 1) / band;
+      // Band k: `band` rows from ohA + k * band (fewer in the last).
+      auto bandRows = [&](OpBuilder &ob, Value nIv, Value k) {
+        Value oh = add(ob, mul(ob, k, band), ohA);
+        Value count = arith::MinUIOp::create(
+            ob, loc, idx(ob, band),
+            arith::SubIOp::create(ob, loc, idx(ob, ohB), oh));
+        rowTiles(ob, nIv, oh, /*rowCheck=*/false, count);
+      };
+      if (!threaded) {
+        rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, /*rowCheck=*/true);
+        forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
+          bandRows(nb, nIv, idx(nb, 0));
+        });
+        return;
+      }
+      // Iteration u: border row u above the bands, band u - ohA, or
+      // border row ohB + (u - ohA - bands) below them.
+      parallelOverImages(
+          b, ohA + bands + (s.oh - ohB),
+          [&](OpBuilder &pb, Value nIv, Value u) {
+            Value above = arith::CmpIOp::create(
+                pb, loc, arith::CmpIPredicate::ult, u, idx(pb, ohA));
+            Value below = arith::CmpIOp::create(
+                pb, loc, arith::CmpIPredicate::uge, u, idx(pb, ohA + bands));
+            Value border = arith::OrIOp::create(pb, loc, above, below);
+            scf::IfOp::create(
+                pb, loc, border,
+                [&](OpBuilder &tb, Location) {
+                  Value oh = arith::SelectOp::create(
+                      tb, loc, above, u, add(tb, u, ohB - ohA - bands));
+                  rowTiles(tb, nIv, oh, /*rowCheck=*/true);
+                  scf::YieldOp::create(tb, loc);
+                },
+                [&](OpBuilder &eb, Location) {
+                  bandRows(eb, nIv, add(eb, u, -ohA));
+                  scf::YieldOp::create(eb, loc);
+                });
+          });
+      return;
+    }
     // With threads, one parallel loop over every output row, a row
     // checking its input rows when it is a border row (two loops were two
     // thread-team wake-ups, the border one with a row or two per thread).
-    if (parallel && s.n * s.oh > 1 && work >= parallelMinWork) {
+    if (threaded) {
       parallelOverImages(b, s.oh, [&](OpBuilder &pb, Value nIv, Value oh) {
         if (ohA == 0 && ohB == s.oh) {
           rowTiles(pb, nIv, oh, /*rowCheck=*/false);

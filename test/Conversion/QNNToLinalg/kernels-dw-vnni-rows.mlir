@@ -1,0 +1,59 @@
+// DepthwiseVNNI at stride 1 with packed kernel rows: each tile's packed
+// columns carry down the interior rows. Before a band, the columns hold
+// kernel rows 0 and 1 of its first output row in bytes 1 and 2 (shifts
+// by 8 and 16; s8 bytes flipped by one xor with 0x808000); each row of
+// the band, the first included, is an scf.for iteration carrying the
+// columns, in which a column drops its byte 0 (a right shift by 8) and
+// takes the new input row, zero-extended and shifted into byte 2, then
+// one xor with 0x800000 flips that byte: one copy of the accumulation
+// and the epilogue. A column left of the input (the Static tile at
+// column 0 reads input column -1) takes the zero point's lanes as its
+// new row. Serial code: one band of the 16 interior rows (rows 1 to 16;
+// rows 0 and 17 are border rows). With threads: 1 + 8 + 1 parallel
+// iterations, the 8 bands of 2 rows between the two border rows.
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
+
+// CHECK-LABEL: func.func private @__qnn_kernel_dwvnni_1_20_11_16_18_9_3_3_1_1_1_1_16_1_0_0_1_18_9_1_1
+// CHECK-DAG: %[[C8:.*]] = arith.constant dense<8> : vector<16xi32>
+// CHECK-DAG: %[[C16:.*]] = arith.constant dense<16> : vector<16xi32>
+// CHECK-DAG: %[[FLIP12:.*]] = arith.constant dense<8421376> : vector<16xi32>
+// CHECK-DAG: %[[TOP:.*]] = arith.constant dense<8388608> : vector<16xi32>
+// The band: 16 rows from row 1.
+// CHECK: %[[COUNT:.*]] = arith.minui %c16{{.*}}, %{{.*}} : index
+// CHECK: arith.xori %{{.*}}, %[[FLIP12]] : vector<16xi32>
+// CHECK-NOT: vpdpbusd
+// CHECK: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// CHECK: %[[OH:.*]] = arith.addi %{{.*}}, %[[I]] : index
+// CHECK: %[[IH:.*]] = arith.addi %[[OH]], %c1{{.*}} : index
+// CHECK: %[[ZIN:.*]] = arith.shli %{{.*}}, %[[C16]] : vector<16xi32>
+// CHECK: %[[ZDOWN:.*]] = arith.shrui %[[OUTSIDE]], %[[C8]] : vector<16xi32>
+// CHECK: %[[ZOR:.*]] = arith.ori %[[ZDOWN]], %[[ZIN]] : vector<16xi32>
+// CHECK: %[[NEW0:.*]] = arith.xori %[[ZOR]], %[[TOP]] : vector<16xi32>
+// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %[[IH]], %c0{{.*}}, %{{.*}}] : memref<1x18x9x16xi8>, vector<16xi8>
+// CHECK: %[[E:.*]] = arith.extui %[[V]] : vector<16xi8> to vector<16xi32>
+// CHECK: %[[IN:.*]] = arith.shli %[[E]], %[[C16]] : vector<16xi32>
+// CHECK: %[[DOWN:.*]] = arith.shrui %[[COL1]], %[[C8]] : vector<16xi32>
+// CHECK: %[[OR:.*]] = arith.ori %[[DOWN]], %[[IN]] : vector<16xi32>
+// CHECK: %[[NEW1:.*]] = arith.xori %[[OR]], %[[TOP]] : vector<16xi32>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK: vector.store
+// CHECK: scf.yield %[[NEW0]], %[[NEW1]],
+// PAR-LABEL: func.func private @__qnn_kernel_dwvnni
+// PAR: scf.parallel (%[[U:.*]]) = (%c0{{.*}}) to (%c10{{.*}}) step
+// PAR: %[[ABOVE:.*]] = arith.cmpi ult, %[[U]], %c1{{.*}} : index
+// PAR: %[[BELOW:.*]] = arith.cmpi uge, %[[U]], %c9{{.*}} : index
+// PAR: %[[BORDER:.*]] = arith.ori %[[ABOVE]], %[[BELOW]] : i1
+// PAR: scf.if %[[BORDER]] {
+// PAR: } else {
+// PAR: %[[K:.*]] = arith.addi %[[U]], %c-1{{.*}} : index
+// PAR: %[[K2:.*]] = arith.muli %[[K]], %c2{{.*}} : index
+// PAR: %[[OH0:.*]] = arith.addi %[[K2]], %c1{{.*}} : index
+// PAR: %[[LEFT:.*]] = arith.subi %c17{{.*}}, %[[OH0]] : index
+// PAR: %[[COUNT:.*]] = arith.minui %c2{{.*}}, %[[LEFT]] : index
+// PAR: scf.for %{{.*}} = %c0{{.*}} to %[[COUNT]] step %{{.*}} iter_args
+func.func @dw_rows(%x: tensor<1x18x9x16xi8>) -> tensor<1x18x9x16xi32> {
+  %w = arith.constant dense<[[[[2, 55, -114, 110, -1, -102, -48, -71, 62, 112, -2, 66, -76, -1, -122, -18], [80, 15, -35, 71, -47, -92, -57, 99, -64, -61, -128, -126, -21, -18, -44, -43], [20, 32, -27, -24, -35, -28, 68, 24, -117, 56, 84, -44, -54, 7, -95, 41]], [[26, -127, 45, -95, 30, 53, 28, 118, 33, -34, 118, 113, -38, -99, 3, -117], [55, 78, -119, 86, 59, 64, -124, 103, -105, -36, -28, -68, -3, 108, 48, 53], [0, 108, -73, 60, 23, -110, 93, -82, -22, 46, 57, -53, 46, 13, -81, 31]], [[34, 28, -38, -88, -52, 30, 119, -46, -104, -87, 79, -112, -7, 48, 0, 105], [87, -54, -100, -112, 124, 43, -22, -62, -61, 83, -74, -42, 94, 62, -52, -98], [87, 22, -56, 104, -42, 104, 121, 34, 117, 12, 21, 112, 78, -53, -71, 65]]]]> : tensor<1x3x3x16xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x18x9x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x18x9x16xi32>
+  return %c : tensor<1x18x9x16xi32>
+}
