@@ -4063,55 +4063,21 @@ struct KernelBuilder {
                 [&](OpBuilder &rb, Value i) { row(rb, nIv, i); });
       });
     };
-    // Packed kernel rows at stride 1 carry their packed columns down the
-    // interior rows (tileAccumulators): serial code as one band of every
-    // interior row, threads as up to 8 bands, one parallel iteration each
-    // beside the border rows' (bands of one row carry nothing).
+    // Serial code: packed kernel rows at stride 1 carry their packed
+    // columns down the interior rows, one band of them (tileAccumulators).
+    // With threads, as bands of up to 8 rows beside the border rows, the
+    // layers ran faster or slower than the rows one by one from run to run
+    // (Zen 4, 2 threads: dw3 40 or 54 us against 45, the mode changing
+    // between benchmark instances in one process); the parallel loop
+    // stays over rows.
     int64_t interior = ohB - ohA;
-    bool carriesRows =
-        vnni && s.packsKernelRows() && s.sh == 1 && s.dh == 1 && interior > 1;
     bool threaded = parallel && s.n * s.oh > 1 && work >= parallelMinWork;
-    int64_t band = threaded ? (interior + 7) / 8 : interior;
-    if (carriesRows && band > 1) {
-      int64_t bands = (interior + band - 1) / band;
-      // Band k: `band` rows from ohA + k * band (fewer in the last).
-      auto bandRows = [&](OpBuilder &ob, Value nIv, Value k) {
-        Value oh = add(ob, mul(ob, k, band), ohA);
-        Value count = arith::MinUIOp::create(
-            ob, loc, idx(ob, band),
-            arith::SubIOp::create(ob, loc, idx(ob, ohB), oh));
-        rowTiles(ob, nIv, oh, /*rowCheck=*/false, count);
-      };
-      if (!threaded) {
-        rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, /*rowCheck=*/true);
-        forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
-          bandRows(nb, nIv, idx(nb, 0));
-        });
-        return;
-      }
-      // Iteration u: border row u above the bands, band u - ohA, or
-      // border row ohB + (u - ohA - bands) below them.
-      parallelOverImages(
-          b, ohA + bands + (s.oh - ohB),
-          [&](OpBuilder &pb, Value nIv, Value u) {
-            Value above = arith::CmpIOp::create(
-                pb, loc, arith::CmpIPredicate::ult, u, idx(pb, ohA));
-            Value below = arith::CmpIOp::create(
-                pb, loc, arith::CmpIPredicate::uge, u, idx(pb, ohA + bands));
-            Value border = arith::OrIOp::create(pb, loc, above, below);
-            scf::IfOp::create(
-                pb, loc, border,
-                [&](OpBuilder &tb, Location) {
-                  Value oh = arith::SelectOp::create(
-                      tb, loc, above, u, add(tb, u, ohB - ohA - bands));
-                  rowTiles(tb, nIv, oh, /*rowCheck=*/true);
-                  scf::YieldOp::create(tb, loc);
-                },
-                [&](OpBuilder &eb, Location) {
-                  bandRows(eb, nIv, add(eb, u, -ohA));
-                  scf::YieldOp::create(eb, loc);
-                });
-          });
+    if (vnni && s.packsKernelRows() && s.sh == 1 && s.dh == 1 && interior > 1 &&
+        !threaded) {
+      rowsLoop(b, ohA + (s.oh - ohB), 0, ohA, ohB - ohA, /*rowCheck=*/true);
+      forLoop(b, 0, s.n, 1, [&](OpBuilder &nb, Value nIv) {
+        rowTiles(nb, nIv, idx(nb, ohA), /*rowCheck=*/false, idx(nb, interior));
+      });
       return;
     }
     // With threads, one parallel loop over every output row, a row

@@ -9,8 +9,8 @@
 // and the epilogue. A column left of the input (the Static tile at
 // column 0 reads input column -1) takes the zero point's lanes as its
 // new row. Serial code: one band of the 16 interior rows (rows 1 to 16;
-// rows 0 and 17 are border rows). With threads: 1 + 8 + 1 parallel
-// iterations, the 8 bands of 2 rows between the two border rows.
+// rows 0 and 17 are border rows). With threads, the parallel loop stays
+// over the 18 rows, each packing its columns anew.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
 
@@ -19,11 +19,10 @@
 // CHECK-DAG: %[[C16:.*]] = arith.constant dense<16> : vector<16xi32>
 // CHECK-DAG: %[[FLIP12:.*]] = arith.constant dense<8421376> : vector<16xi32>
 // CHECK-DAG: %[[TOP:.*]] = arith.constant dense<8388608> : vector<16xi32>
-// The band: 16 rows from row 1.
-// CHECK: %[[COUNT:.*]] = arith.minui %c16{{.*}}, %{{.*}} : index
+// The band: the 16 rows from row 1.
 // CHECK: arith.xori %{{.*}}, %[[FLIP12]] : vector<16xi32>
 // CHECK-NOT: vpdpbusd
-// CHECK: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %[[COUNT]] step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// CHECK: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK: %[[OH:.*]] = arith.addi %{{.*}}, %[[I]] : index
 // CHECK: %[[IH:.*]] = arith.addi %[[OH]], %c1{{.*}} : index
 // CHECK: %[[ZIN:.*]] = arith.shli %{{.*}}, %[[C16]] : vector<16xi32>
@@ -40,18 +39,9 @@
 // CHECK: vector.store
 // CHECK: scf.yield %[[NEW0]], %[[NEW1]],
 // PAR-LABEL: func.func private @__qnn_kernel_dwvnni
-// PAR: scf.parallel (%[[U:.*]]) = (%c0{{.*}}) to (%c10{{.*}}) step
-// PAR: %[[ABOVE:.*]] = arith.cmpi ult, %[[U]], %c1{{.*}} : index
-// PAR: %[[BELOW:.*]] = arith.cmpi uge, %[[U]], %c9{{.*}} : index
-// PAR: %[[BORDER:.*]] = arith.ori %[[ABOVE]], %[[BELOW]] : i1
-// PAR: scf.if %[[BORDER]] {
-// PAR: } else {
-// PAR: %[[K:.*]] = arith.addi %[[U]], %c-1{{.*}} : index
-// PAR: %[[K2:.*]] = arith.muli %[[K]], %c2{{.*}} : index
-// PAR: %[[OH0:.*]] = arith.addi %[[K2]], %c1{{.*}} : index
-// PAR: %[[LEFT:.*]] = arith.subi %c17{{.*}}, %[[OH0]] : index
-// PAR: %[[COUNT:.*]] = arith.minui %c2{{.*}}, %[[LEFT]] : index
-// PAR: scf.for %{{.*}} = %c0{{.*}} to %[[COUNT]] step %{{.*}} iter_args
+// PAR: scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c18{{.*}}) step
+// PAR-NOT: arith.shrui
+// PAR: scf.reduce
 func.func @dw_rows(%x: tensor<1x18x9x16xi8>) -> tensor<1x18x9x16xi32> {
   %w = arith.constant dense<[[[[2, 55, -114, 110, -1, -102, -48, -71, 62, 112, -2, 66, -76, -1, -122, -18], [80, 15, -35, 71, -47, -92, -57, 99, -64, -61, -128, -126, -21, -18, -44, -43], [20, 32, -27, -24, -35, -28, 68, 24, -117, 56, 84, -44, -54, 7, -95, 41]], [[26, -127, 45, -95, 30, 53, 28, 118, 33, -34, 118, 113, -38, -99, 3, -117], [55, 78, -119, 86, 59, 64, -124, 103, -105, -36, -28, -68, -3, 108, 48, 53], [0, 108, -73, 60, 23, -110, 93, -82, -22, 46, 57, -53, 46, 13, -81, 31]], [[34, 28, -38, -88, -52, 30, 119, -46, -104, -87, 79, -112, -7, 48, 0, 105], [87, -54, -100, -112, 124, 43, -22, -62, -61, 83, -74, -42, 94, 62, -52, -98], [87, 22, -56, 104, -42, 104, 121, 34, 117, 12, 21, 112, 78, -53, -71, 65]]]]> : tensor<1x3x3x16xi8>
   %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 16 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -3 : i32, kernel_layout = #qnn.kernel_layout<IHWO>, padding = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x18x9x16xi8>, tensor<1x3x3x16xi8>) -> tensor<1x18x9x16xi32>
