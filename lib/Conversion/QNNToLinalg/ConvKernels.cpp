@@ -3739,10 +3739,9 @@ struct KernelBuilder {
                   DenseElementsAttr::get(
                       accType, kb.getI32IntegerAttr(8 * (*row + firstByte))));
             } else {
+              Value byte = add(kb, khIv, firstByte);
               Value bits = arith::IndexCastOp::create(
-                  kb, loc, i32,
-                  arith::MulIOp::create(kb, loc, add(kb, khIv, firstByte),
-                                        idx(kb, 8)));
+                  kb, loc, i32, arith::MulIOp::create(kb, loc, byte, idx(kb, 8)));
               shift = vector::BroadcastOp::create(kb, loc, accType, bits);
             }
             std::map<int64_t, Value> lanes = loadColumns(kb, khIv);
@@ -3812,9 +3811,11 @@ struct KernelBuilder {
               } else {
                 lanes = zpLanes;
               }
-              Value v = arith::OrIOp::create(
-                  lb, loc, arith::ShRUIOp::create(lb, loc, col, eight),
-                  arith::ShLIOp::create(lb, loc, lanes, topShift));
+              // In this order (the IR is the same whatever the C++
+              // compiler's order of evaluating arguments).
+              Value in = arith::ShLIOp::create(lb, loc, lanes, topShift);
+              Value down = arith::ShRUIOp::create(lb, loc, col, eight);
+              Value v = arith::OrIOp::create(lb, loc, down, in);
               if (topFlip)
                 v = arith::XOrIOp::create(lb, loc, v, topFlip);
               next[entry.first] = v;
