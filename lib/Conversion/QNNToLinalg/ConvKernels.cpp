@@ -3584,9 +3584,10 @@ struct KernelBuilder {
       /// time (a row with more border tiles than emitted statically).
       Dynamic,
     };
-    // The output rows of a band whose packed columns carry down
-    // (carriesRows): `count` rows from the tile's, each accumulated and
-    // passed to `store`.
+    // The output rows of a band whose packed columns carry down (serial
+    // code, packed kernel rows at stride 1: the end of this function):
+    // `count` rows from the tile's, each accumulated and passed to
+    // `store`.
     struct RowCarry {
       Value count;
       function_ref<void(OpBuilder &, Value, ArrayRef<Value>)> store;
@@ -3893,8 +3894,8 @@ struct KernelBuilder {
               });
         };
     // One tile: its accumulation and stores for every channel block; with
-    // `bandRows` (carriesRows), also the tiles at the same columns of the
-    // bandRows - 1 output rows below.
+    // `bandRows` (a band whose rows carry, see RowCarry), also the tiles
+    // at the same columns of the bandRows - 1 output rows below.
     auto tileBody = [&](OpBuilder &tb, Value nIv, Value ohIv, Value ow0,
                         int64_t ow0S, int64_t rows, bool rowCheck,
                         Columns columnsKind, Value bandRows = Value()) {
