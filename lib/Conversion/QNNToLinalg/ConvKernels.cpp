@@ -3615,11 +3615,12 @@ struct KernelBuilder {
       // column; the zero point's lanes (zpLanes holds its unsigned byte)
       // are read as stored too.
       bool flipPacked = vnni && s.packsKernelRows() && s.inputSigned;
+      auto splat = [&](uint32_t v) {
+        return constant(DenseElementsAttr::get(
+            accType, bb.getI32IntegerAttr(static_cast<int32_t>(v))));
+      };
       if (flipPacked && zpLanes)
-        zpLanes =
-            arith::XOrIOp::create(bb, loc, zpLanes,
-                                  constant(DenseElementsAttr::get(
-                                      accType, bb.getI32IntegerAttr(0x80))));
+        zpLanes = arith::XOrIOp::create(bb, loc, zpLanes, splat(0x80));
       SmallVector<Value> init(rows, depthwiseInitialAccumulator(bb, jIv, c0));
       Value ihBase = mul(bb, ohIv, s.sh);
       Value iwBase = mul(bb, ow0, s.sw);
@@ -3628,11 +3629,8 @@ struct KernelBuilder {
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t k = 0; k < s.kw; ++k)
           columnSlot.try_emplace(r * s.sw + k * s.dw, 0);
-      // The i32 lanes of every column the tile reads in kernel row khIv.
-      auto loadColumns = [&](OpBuilder &kb,
-                             Value khIv) -> std::map<int64_t, Value> {
-        Value ih = arith::AddIOp::create(kb, loc, ihBase, mul(kb, khIv, s.dh));
-        ih = add(kb, ih, -s.padTop);
+      // The i32 lanes of every column the tile reads in input row ih.
+      auto loadRow = [&](OpBuilder &kb, Value ih) -> std::map<int64_t, Value> {
         // A border row: whether input row ih exists, and
         // ih clamped into the input (loads stay inside).
         Value rowInside;
@@ -3664,6 +3662,12 @@ struct KernelBuilder {
           columns[entry.first] = lanes;
         }
         return columns;
+      };
+      // The i32 lanes of every column the tile reads in kernel row khIv.
+      auto loadColumns = [&](OpBuilder &kb,
+                             Value khIv) -> std::map<int64_t, Value> {
+        Value ih = arith::AddIOp::create(kb, loc, ihBase, mul(kb, khIv, s.dh));
+        return loadRow(kb, add(kb, ih, -s.padTop));
       };
       // The tap weights of kernel row khIv (row 0 of packed rows).
       auto loadTaps = [&](OpBuilder &kb, Value khIv) {
@@ -3764,8 +3768,7 @@ struct KernelBuilder {
         uint32_t bits = 0;
         for (int64_t y = firstByte; y < firstByte + packRows; ++y)
           bits |= 0x80u << (8 * y);
-        flipBytes = constant(DenseElementsAttr::get(
-            accType, bb.getI32IntegerAttr(static_cast<int32_t>(bits))));
+        flipBytes = splat(bits);
       }
       std::map<int64_t, Value> columns;
       for (auto [col, entry] : llvm::zip_equal(packed, columnSlot))
@@ -3783,10 +3786,6 @@ struct KernelBuilder {
       // ms, the generated MobileNet v1 3.07-3.10 -> 3.05). Columns outside
       // the input take the zero point's lanes as their new row.
       int64_t top = 8 * (s.kh - 1);
-      auto splat = [&](uint32_t v) {
-        return constant(DenseElementsAttr::get(
-            accType, bb.getI32IntegerAttr(static_cast<int32_t>(v))));
-      };
       Value eight = splat(8), topShift = splat(top);
       Value topFlip = flipPacked ? splat(0x80u << top) : Value();
       SmallVector<Value> carried;
@@ -3796,25 +3795,15 @@ struct KernelBuilder {
           bb, loc, idx(bb, 0), carry->count, idx(bb, 1), carried,
           [&](OpBuilder &lb, Location, Value i, ValueRange cols) {
             Value oh = arith::AddIOp::create(lb, loc, ohIv, i);
-            Value ih = add(lb, oh, (s.kh - 1) * s.dh - s.padTop);
+            std::map<int64_t, Value> lanes =
+                loadRow(lb, add(lb, oh, (s.kh - 1) * s.dh - s.padTop));
             std::map<int64_t, Value> next;
             SmallVector<Value> yields;
             for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
-              int64_t off = entry.first - s.padLeft;
-              int64_t at = ow0S * s.sw + off;
-              Value lanes;
-              if (columnsKind != Columns::Static || (at >= 0 && at < inW)) {
-                Value iw = columnsKind == Columns::Static
-                               ? idx(lb, at)
-                               : add(lb, iwBase, off);
-                lanes = loadLanes(lb, nIv, ih, iw, c0, Value(), zpLanes,
-                                  /*flip=*/false);
-              } else {
-                lanes = zpLanes;
-              }
               // In this order (the IR is the same whatever the C++
               // compiler's order of evaluating arguments).
-              Value in = arith::ShLIOp::create(lb, loc, lanes, topShift);
+              Value in = arith::ShLIOp::create(lb, loc, lanes.at(entry.first),
+                                               topShift);
               Value down = arith::ShRUIOp::create(lb, loc, col, eight);
               Value v = arith::OrIOp::create(lb, loc, down, in);
               if (topFlip)

@@ -25,12 +25,14 @@
 // CHECK: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
 // CHECK: %[[OH:.*]] = arith.addi %{{.*}}, %[[I]] : index
 // CHECK: %[[IH:.*]] = arith.addi %[[OH]], %c1{{.*}} : index
+// The new row's columns are loaded first, as the rows packed before the
+// band are (one loader for both).
+// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %[[IH]], %c0{{.*}}, %{{.*}}] : memref<1x18x9x16xi8>, vector<16xi8>
+// CHECK: %[[E:.*]] = arith.extui %[[V]] : vector<16xi8> to vector<16xi32>
 // CHECK: %[[ZIN:.*]] = arith.shli %{{.*}}, %[[C16]] : vector<16xi32>
 // CHECK: %[[ZDOWN:.*]] = arith.shrui %[[OUTSIDE]], %[[C8]] : vector<16xi32>
 // CHECK: %[[ZOR:.*]] = arith.ori %[[ZDOWN]], %[[ZIN]] : vector<16xi32>
 // CHECK: %[[NEW0:.*]] = arith.xori %[[ZOR]], %[[TOP]] : vector<16xi32>
-// CHECK: %[[V:.*]] = vector.load %arg0[%{{.*}}, %[[IH]], %c0{{.*}}, %{{.*}}] : memref<1x18x9x16xi8>, vector<16xi8>
-// CHECK: %[[E:.*]] = arith.extui %[[V]] : vector<16xi8> to vector<16xi32>
 // CHECK: %[[IN:.*]] = arith.shli %[[E]], %[[C16]] : vector<16xi32>
 // CHECK: %[[DOWN:.*]] = arith.shrui %[[COL1]], %[[C8]] : vector<16xi32>
 // CHECK: %[[OR:.*]] = arith.ori %[[DOWN]], %[[IN]] : vector<16xi32>
