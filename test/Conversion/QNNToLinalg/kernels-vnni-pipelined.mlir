@@ -8,8 +8,10 @@
 // unit 0 runs alone before the unit loop (a plain reduction loop: it has
 // no epilogue to interleave), the last unit's epilogue after it. Pixels
 // left after the full tiles are one more tile ending at the last pixel in
-// serial code (recomputing pixels of the tile before it), a plain tile
-// after the parallel loop with threads. A pointwise kernel sees its [h, w] plane
+// serial code (recomputing pixels of the tile before it); with threads
+// too where the last strip holds every unit of the tile that last tile
+// overlaps (one thread writes those pixels twice), a plain tile after the
+// parallel loop otherwise. A pointwise kernel sees its [h, w] plane
 // as [1, h * w] (pixel m at row 0, column m: no division per pixel). With
 // threads, each parallel iteration pipelines a strip of consecutive units.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
@@ -19,7 +21,7 @@
 // The int16 kernels are not pipelined (16 registers on AVX2).
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=INT16
 // With threads, strips of units (16 for 22 units) are the parallel
-// iterations, the rest tiles follow the parallel loop.
+// iterations.
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{parallel=true parallel-min-work=0})' | FileCheck %s --check-prefix=PAR
 // Parallel code whose kernel is too small for threads (below
 // parallel-min-work) runs serially, pipelined.
@@ -95,6 +97,9 @@
 // PAR: scf.for %{{.*}} = %[[NEXT]] to %[[END]] step %c1 iter_args
 // PAR: vector.store %{{.*}} vector<64xi8>
 // PAR: scf.reduce
+// With threads, 12 tiles would be 24 units in 16 strips, the last strip
+// from unit 22 (tile 11), which would leave tile 10's units to another
+// thread: the 2 pixels left are a rest tile after the parallel loop.
 // PAR: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %c0, %c33, %{{.*}}] : memref<1x1x35x128xi8>, vector<64xi8>
 func.func @k128(%x: tensor<1x5x7x128xi8>) -> tensor<1x5x7x128xi8> {
   %w = arith.constant dense<3> : tensor<128x1x1x128xi8>
@@ -238,4 +243,27 @@ func.func @near_shifts(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
   %a = tosa.add %c, %b : (tensor<1x3x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x3x7x64xi32>
   %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: 4.000000e-03, 4.150000e-03, 4.300000e-03, 4.450000e-03, 4.600000e-03, 4.750000e-03, 4.900000e-03, 5.050000e-03, 5.200000e-03, 5.350000e-03, 5.500000e-03, 5.650000e-03, 5.800000e-03, 5.950000e-03, 6.100000e-03, 6.250000e-03, 6.400000e-03, 6.550000e-03, 6.700000e-03, 6.850000e-03, 7.000000e-03, 7.150000e-03, 7.300000e-03, 7.450000e-03, 7.600000e-03, 7.750000e-03, 7.900000e-03, 8.050000e-03, 8.200000e-03, 8.350000e-03, 8.500000e-03, 8.650000e-03, 8.800000e-03, 8.950000e-03, 9.100000e-03, 9.250000e-03, 9.400000e-03, 9.550000e-03, 9.700000e-03, 9.850000e-03, 1.000000e-02, 1.015000e-02, 1.030000e-02, 1.045000e-02, 1.060000e-02, 1.075000e-02, 1.090000e-02, 1.105000e-02, 1.120000e-02, 1.135000e-02, 1.150000e-02, 1.165000e-02, 1.180000e-02, 1.195000e-02, 1.210000e-02, 1.225000e-02, 1.240000e-02, 1.255000e-02, 1.270000e-02, 1.285000e-02, 1.300000e-02, 1.315000e-02, 1.330000e-02, 1.345000e-02>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32, rounding = #qnn.rounding<tflite_single>} : tensor<1x3x7x64xi32> -> tensor<1x3x7x64xi8>
   return %y : tensor<1x3x7x64xi8>
+}
+
+// -----
+
+// K = 32, 64 channels (one group of 4 blocks), 100 pixels: 33 tiles of 3
+// and a rest of 1. With threads the last tile too ends at the last pixel
+// (arith.minui with 97), recomputing pixels 97 and 98: 34 units in 16
+// strips, the last strip from unit 31, holding tile 32 (pixels 96-98) as
+// well as the last tile; no rest tile after the parallel loop.
+// PAR-LABEL: func.func private @__qnn_kernel_vnni_1_10_10_32_
+// PAR: scf.parallel (%[[S:.*]]) = (%c0) to (%c16) step (%c1) {
+// PAR: arith.muli %[[S]], %c34
+// PAR: arith.minui %{{.*}}, %c97
+// PAR: scf.reduce
+// PAR-NOT: vector.store
+// PAR: return
+func.func @k32x100(%x: tensor<1x10x10x32xi8>) -> tensor<1x10x10x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x10x10x32xi8>, tensor<64x1x1x32xi8>) -> tensor<1x10x10x64xi32>
+  %a = tosa.add %c, %b : (tensor<1x10x10x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x10x10x64xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x10x10x64xi32> -> tensor<1x10x10x64xi8>
+  return %y : tensor<1x10x10x64xi8>
 }
