@@ -137,6 +137,16 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     With `parallel`, the tile loops of ops of at least `parallel-min-elements`
     elements are an `scf.forall` (later an OpenMP worksharing loop): each
     tile writes its own elements, so threads do not change the result.
+    With `even-odd-products`, every fixed-point rescale of the vectorized
+    bodies, `trunci(shrsi(addi(muli(extsi(x), M), R), S))` from i32 lanes
+    through i64 with splat constants, M within 32 signed bits and
+    32 <= S < 64, is computed on `x` as it is: the vector's i64 view gives
+    the products of its even lanes (each lane's low word, sign-extended)
+    and of its odd lanes (the high words), whose high words a blend puts
+    back in place, then shifted right by S - 32. The same integers (the
+    high word of the same i64 sum, shifted); on x86 two `vpmuldq` and a
+    blend instead of widening both halves of the vector and narrowing them
+    back (little-endian lane order: x86 targets only).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",
@@ -150,7 +160,12 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
            "Tile large ops with scf.forall instead of scf.for">,
     Option<"parallelMinElements", "parallel-min-elements", "int64_t",
            /*default=*/"16384",
-           "Smallest op (in elements) worth running on several threads">
+           "Smallest op (in elements) worth running on several threads">,
+    Option<"evenOddProducts", "even-odd-products", "bool",
+           /*default=*/"false",
+           "Rescale products in place (little-endian x86 targets): the high "
+           "words of i64 products of sign-extended i32 lanes computed from "
+           "the even and the odd lanes of the i32 vector, without widening it">
   ];
 }
 

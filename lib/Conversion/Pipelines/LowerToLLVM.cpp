@@ -15,6 +15,9 @@ using namespace mlir;
 LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
                                             const LowerToLLVMOptions &options) {
   bool loops = options.target == "loops";
+  // The targets whose code runs on x86 only (little-endian lanes).
+  bool x86 = options.target == "avx512-vnni" || options.target == "int16" ||
+             options.target == "int16-avx512bw";
   // Threads: the kernels' row loops and the tile loops of large elementwise
   // ops become OpenMP worksharing loops (num_threads only when a count is
   // given: 0 leaves the team size to libomp).
@@ -58,6 +61,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
        << (options.fuseDepthwiseEpilogues ? "" : "{fuse-depthwise=false}")
        << ",qnn-simplify-int-ranges,qnn-vectorize-elementwise{parallel="
        << parallelFlag << " width=" << (options.target == "int16" ? 8 : 16)
+       << " even-odd-products=" << (x86 ? "true" : "false")
        << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to

@@ -222,6 +222,105 @@ static int64_t laneCount(linalg::LinalgOp op, int64_t width) {
 }
 
 namespace {
+/// A fixed-point rescale of i32 lanes through i64,
+/// trunci(shrsi(addi(muli(extsi(x), M), R), S)) with splat M (within 32
+/// signed bits), R and 0 < S < 64, computed on the i32 vector x as it is
+/// (little-endian lanes): its i64 view holds lane 2i in the low word and
+/// lane 2i + 1 in the high word of element i, so sign-extending the low
+/// words ((v << 32) >> 32) and shifting the high words down (v >> 32)
+/// gives the even and the odd lanes as i64, and each product plus R is
+/// the original's i64 sum. The result is bits S to S + 31 of that sum
+/// (above bit 63, its sign). For S <= 32 they are the low word of the
+/// sum shifted right by S (even lanes) and the high word of the sum
+/// shifted left by 32 - S (odd lanes); for S > 32, the sum's high word
+/// (the even lanes' moved down by 32) shifted right by S - 32 as an i32,
+/// floor(floor(sum / 2^32) / 2^(S - 32)) being floor(sum / 2^S). A blend
+/// takes each lane from its own half. On x86 (logical i64 shifts, which
+/// AVX2 has): two vpmuldq, two adds, two shifts and a blend, where the
+/// widened form unpacked both halves of x to i64 lanes and packed the
+/// results back (vpmovzxdq, vextracti64x4, vpmovqd, vinserti64x4), most
+/// of a TFLite ADD's time.
+struct EvenOddRescale : OpRewritePattern<arith::TruncIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<VectorType>(trunc.getType());
+    if (!type || type.getRank() != 1 || type.isScalable() ||
+        type.getNumElements() % 2 != 0 || !type.getElementType().isInteger(32))
+      return failure();
+    auto shift = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+    APInt s, r, m;
+    if (!shift || !matchPattern(shift.getRhs(), m_ConstantInt(&s)) ||
+        s.getBitWidth() != 64 || s.isZero() || s.getZExtValue() > 63)
+      return failure();
+    auto add = shift.getLhs().getDefiningOp<arith::AddIOp>();
+    if (!add)
+      return failure();
+    Value product = add.getLhs();
+    if (!matchPattern(add.getRhs(), m_ConstantInt(&r))) {
+      product = add.getRhs();
+      if (!matchPattern(add.getLhs(), m_ConstantInt(&r)))
+        return failure();
+    }
+    auto mul = product.getDefiningOp<arith::MulIOp>();
+    if (!mul)
+      return failure();
+    Value widened = mul.getLhs();
+    if (!matchPattern(mul.getRhs(), m_ConstantInt(&m))) {
+      widened = mul.getRhs();
+      if (!matchPattern(mul.getLhs(), m_ConstantInt(&m)))
+        return failure();
+    }
+    auto ext = widened.getDefiningOp<arith::ExtSIOp>();
+    // A power of two is a shift, which LLVM's own folds keep in i32 lanes.
+    if (!ext || ext.getIn().getType() != type || !m.isSignedIntN(32) ||
+        m.isPowerOf2())
+      return failure();
+
+    Location loc = trunc.getLoc();
+    int64_t n = type.getNumElements();
+    Type i64 = rewriter.getI64Type();
+    auto wide = VectorType::get({n / 2}, i64);
+    auto splat64 = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(wide, APInt(64, v, true)));
+    };
+    Value c32 = splat64(32);
+    Value multiplier = splat64(m.getSExtValue());
+    Value rounding = splat64(r.getSExtValue());
+    Value view = vector::BitCastOp::create(rewriter, loc, wide, ext.getIn());
+    Value low = arith::ShLIOp::create(rewriter, loc, view, c32);
+    Value even = arith::ShRSIOp::create(rewriter, loc, low, c32);
+    Value odd = arith::ShRSIOp::create(rewriter, loc, view, c32);
+    Value evenProduct = arith::MulIOp::create(rewriter, loc, even, multiplier);
+    Value evenSum = arith::AddIOp::create(rewriter, loc, evenProduct, rounding);
+    Value oddProduct = arith::MulIOp::create(rewriter, loc, odd, multiplier);
+    Value oddSum = arith::AddIOp::create(rewriter, loc, oddProduct, rounding);
+    int64_t bits = s.getZExtValue();
+    Value evenShifted = arith::ShRUIOp::create(
+        rewriter, loc, evenSum, bits <= 32 ? splat64(bits) : c32);
+    Value oddShifted = bits < 32 ? arith::ShLIOp::create(rewriter, loc, oddSum,
+                                                         splat64(32 - bits))
+                                 : oddSum;
+    Value evenWords =
+        vector::BitCastOp::create(rewriter, loc, type, evenShifted);
+    Value oddWords = vector::BitCastOp::create(rewriter, loc, type, oddShifted);
+    SmallVector<int64_t> mask;
+    for (int64_t i = 0; i < n; ++i)
+      mask.push_back(i % 2 == 0 ? i : n + i);
+    Value result =
+        vector::ShuffleOp::create(rewriter, loc, evenWords, oddWords, mask);
+    if (bits > 32) {
+      Value amount = arith::ConstantOp::create(
+          rewriter, loc, DenseElementsAttr::get(type, APInt(32, bits - 32)));
+      result = arith::ShRSIOp::create(rewriter, loc, result, amount);
+    }
+    rewriter.replaceOp(trunc, result);
+    return success();
+  }
+};
+
 struct VectorizeElementwisePass
     : qnn::impl::VectorizeElementwiseBase<VectorizeElementwisePass> {
   using Base::Base;
@@ -388,6 +487,8 @@ struct VectorizeElementwisePass
     RewritePatternSet patterns(&getContext());
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     vector::populateVectorTransferDropUnitDimsPatterns(patterns);
+    if (evenOddProducts)
+      patterns.add<EvenOddRescale>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
