@@ -254,25 +254,22 @@ struct EvenOddRescale : OpRewritePattern<arith::TruncIOp> {
     if (!shift || !matchPattern(shift.getRhs(), m_ConstantInt(&s)) ||
         s.getBitWidth() != 64 || s.isZero() || s.getZExtValue() > 63)
       return failure();
-    auto add = shift.getLhs().getDefiningOp<arith::AddIOp>();
-    if (!add)
-      return failure();
-    Value product = add.getLhs();
-    if (!matchPattern(add.getRhs(), m_ConstantInt(&r))) {
-      product = add.getRhs();
-      if (!matchPattern(add.getLhs(), m_ConstantInt(&r)))
-        return failure();
-    }
-    auto mul = product.getDefiningOp<arith::MulIOp>();
-    if (!mul)
-      return failure();
-    Value widened = mul.getLhs();
-    if (!matchPattern(mul.getRhs(), m_ConstantInt(&m))) {
-      widened = mul.getRhs();
-      if (!matchPattern(mul.getLhs(), m_ConstantInt(&m)))
-        return failure();
-    }
-    auto ext = widened.getDefiningOp<arith::ExtSIOp>();
+    // The operand of a commutative `op` beside its splat constant (read
+    // into `c`), or null.
+    auto beside = [](Operation *op, APInt &c) -> Value {
+      if (!op)
+        return Value();
+      if (matchPattern(op->getOperand(1), m_ConstantInt(&c)))
+        return op->getOperand(0);
+      if (matchPattern(op->getOperand(0), m_ConstantInt(&c)))
+        return op->getOperand(1);
+      return Value();
+    };
+    Value product =
+        beside(shift.getLhs().getDefiningOp<arith::AddIOp>(), r);
+    Value widened =
+        product ? beside(product.getDefiningOp<arith::MulIOp>(), m) : Value();
+    auto ext = widened ? widened.getDefiningOp<arith::ExtSIOp>() : nullptr;
     // A power of two is a shift, which LLVM's own folds keep in i32 lanes.
     if (!ext || ext.getIn().getType() != type || !m.isSignedIntN(32) ||
         m.isPowerOf2())
