@@ -148,7 +148,11 @@ struct KernelSpec {
   bool inputSigned = true;
   /// Input zero point (int16, generic, depthwise).
   int64_t izp = 0;
-  /// VNNI only: coefficient of the activation row sum.
+  /// VNNI: coefficient of the activation row sum. DepthwiseVNNI with
+  /// packed kernel rows: coefficient, in [-128, 127], of each output's
+  /// window sum of the activation bytes (weights that leave the signed
+  /// byte range, 8-bit unsigned ones beside their zero point, are stored
+  /// less d). 0 elsewhere.
   int64_t d = 0;
   /// Depthwise only: channel multiplier.
   int64_t mult = 1;

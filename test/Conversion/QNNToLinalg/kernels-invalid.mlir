@@ -134,3 +134,22 @@ func.func private @oc_dw(memref<1x3x3x16xi8>, memref<1x3x3x16xi32>, memref<16xi3
 // With 24 stored channels, the output has 24.
 // expected-error @+1 {{kernel @oc_padded_out does not have the signature its qnn.conv_kernel attribute describes}}
 func.func private @oc_padded_out(memref<1x1x1x4xi8>, memref<2x1x1x1x64xi8>, memref<32xi32>, memref<1x1x1x32xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1, 1, 1, 32, 1, 0, 0, 1, 24>}
+
+// -----
+
+// A window coefficient (entry 16) is for DepthwiseVNNI kernels that pack
+// their kernel rows (2 to 4): not a 5x5 one,
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @window_5x5(memref<1x11x11x16xi8>, memref<1x5x5x16xi32>, memref<16xi32>, memref<1x7x7x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 11, 11, 16, 7, 7, 5, 5, 1, 1, 1, 1, 16, 1, 0, 3, 1>}
+
+// -----
+
+// nor one beyond a signed byte,
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @window_200(memref<1x9x9x16xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x7x7x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 200, 1>}
+
+// -----
+
+// nor the generic depthwise kernel's.
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @window_generic(memref<1x9x9x16xi8>, memref<1x3x3x16xi16>, memref<16xi32>, memref<1x7x7x16xi32>) attributes {qnn.conv_kernel = array<i64: 4, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 3, 1>}
