@@ -139,14 +139,15 @@ def VectorizeElementwise : Pass<"qnn-vectorize-elementwise", "ModuleOp"> {
     tile writes its own elements, so threads do not change the result.
     With `even-odd-products`, every fixed-point rescale of the vectorized
     bodies, `trunci(shrsi(addi(muli(extsi(x), M), R), S))` from i32 lanes
-    through i64 with splat constants, M within 32 signed bits and
-    32 <= S < 64, is computed on `x` as it is: the vector's i64 view gives
-    the products of its even lanes (each lane's low word, sign-extended)
-    and of its odd lanes (the high words), whose high words a blend puts
-    back in place, then shifted right by S - 32. The same integers (the
-    high word of the same i64 sum, shifted); on x86 two `vpmuldq` and a
-    blend instead of widening both halves of the vector and narrowing them
-    back (little-endian lane order: x86 targets only).
+    through i64 with splat constants, M within 32 signed bits and not a
+    power of two, 0 < S < 64, is computed on `x` as it is: the vector's
+    i64 view gives the products of its even lanes (each lane's low word,
+    sign-extended) and of its odd lanes (the high words), and bits S..S+31
+    of each sum are shifted back into their lane and blended (for S > 32,
+    the high words blended, then shifted right by S - 32 as i32). The same
+    integers; on x86 two `vpmuldq` and a blend instead of widening both
+    halves of the vector and narrowing them back (little-endian lane
+    order: x86 targets only).
   }];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::scf::SCFDialect",

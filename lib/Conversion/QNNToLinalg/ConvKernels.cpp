@@ -3797,13 +3797,15 @@ struct KernelBuilder {
             return next;
           },
           unrollRows);
-      Value flipBytes;
-      if (flipPacked) {
+      // `byte` in bytes [first, first + count) of every lane.
+      auto inRowBytes = [&](uint8_t byte, int64_t first, int64_t count) {
         uint32_t bits = 0;
-        for (int64_t y = firstByte; y < firstByte + packRows; ++y)
-          bits |= 0x80u << (8 * y);
-        flipBytes = splat(bits);
-      }
+        for (int64_t y = first; y < first + count; ++y)
+          bits |= static_cast<uint32_t>(byte) << (8 * y);
+        return splat(bits);
+      };
+      Value flipBytes =
+          flipPacked ? inRowBytes(0x80, firstByte, packRows) : Value();
       std::map<int64_t, Value> columns;
       for (auto [col, entry] : llvm::zip_equal(packed, columnSlot))
         columns[entry.first] =
@@ -3815,12 +3817,10 @@ struct KernelBuilder {
       // window holds the column, before the taps: the weights are stored
       // less d.
       Value windowBytes;
-      if (s.d != 0) {
-        uint32_t bits = 0;
-        for (int64_t y = 0; y < s.kh; ++y)
-          bits |= static_cast<uint32_t>(static_cast<uint8_t>(s.d)) << (8 * y);
-        windowBytes = vector::BitCastOp::create(bb, loc, byteType, splat(bits));
-      }
+      if (s.d != 0)
+        windowBytes = vector::BitCastOp::create(
+            bb, loc, byteType,
+            inRowBytes(static_cast<uint8_t>(s.d), 0, s.kh));
       auto withWindowSums = [&](OpBuilder &kb,
                                 const std::map<int64_t, Value> &cols) {
         SmallVector<Value> accs(init);

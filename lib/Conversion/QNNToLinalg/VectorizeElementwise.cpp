@@ -296,7 +296,7 @@ struct EvenOddRescale : OpRewritePattern<arith::TruncIOp> {
     Value oddSum = arith::AddIOp::create(rewriter, loc, oddProduct, rounding);
     int64_t bits = s.getZExtValue();
     Value evenShifted = arith::ShRUIOp::create(
-        rewriter, loc, evenSum, bits <= 32 ? splat64(bits) : c32);
+        rewriter, loc, evenSum, bits < 32 ? splat64(bits) : c32);
     Value oddShifted = bits < 32 ? arith::ShLIOp::create(rewriter, loc, oddSum,
                                                          splat64(32 - bits))
                                  : oddSum;
