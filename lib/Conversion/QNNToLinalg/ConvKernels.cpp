@@ -146,9 +146,13 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   if (s.cp % s.kGroup() != 0 || s.op % s.lanes() != 0 ||
       (s.isDepthwise() && s.cp % 16 != 0))
     return failure();
-  // A window sum's coefficient is one signed byte of a vpdpbusd operand.
+  // A window sum's coefficient is one signed byte of a vpdpbusd operand
+  // (the GEMM kernel's may also be 128, the negated sum of -128 times the
+  // bytes: 128 - wzp for 8-bit unsigned weights, -wzp for signed ones).
   if (s.d != 0 && s.flavor != KernelFlavor::VNNI &&
       (!s.packsKernelRows() || s.d < -128 || s.d > 127))
+    return failure();
+  if (s.flavor == KernelFlavor::VNNI && (s.d < -128 || s.d > 128))
     return failure();
   // The stored channels end in the last block.
   if (v.size() == 19) {
@@ -1043,17 +1047,18 @@ FailureOr<Value> lowering::lowerDenseWithKernel(
 // Kernel bodies
 //===----------------------------------------------------------------------===//
 
-/// vpdpbusd with generic vector ops: each i32 lane adds the four products
-/// of unsigned bytes of `a` and signed bytes of `w`.
+/// vpdpbusd with generic vector ops: each i32 lane of `acc` adds the four
+/// products of unsigned bytes of `a` and signed bytes of `w`.
 static Value emulateVpdpbusd(OpBuilder &b, Location l, Value acc, Value a,
                              Value w) {
-  auto wide = VectorType::get({64}, b.getI32Type());
+  int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+  auto wide = VectorType::get({4 * lanes}, b.getI32Type());
   Value p = arith::MulIOp::create(b, l, arith::ExtUIOp::create(b, l, wide, a),
                                   arith::ExtSIOp::create(b, l, wide, w));
   Value sum = acc;
   for (int64_t t = 0; t < 4; ++t) {
     SmallVector<int64_t> mask;
-    for (int64_t j = 0; j < 16; ++j)
+    for (int64_t j = 0; j < lanes; ++j)
       mask.push_back(4 * j + t);
     sum = arith::AddIOp::create(b, l, sum,
                                 vector::ShuffleOp::create(b, l, p, p, mask));
@@ -1088,6 +1093,8 @@ struct KernelBuilder {
     DenseMap<std::pair<Block *, Type>, Value> scratch;
     /// argumentRanges' parse of the epilogue's record.
     std::optional<SmallVector<SmallVector<ArgumentRange>>> layers;
+    /// windowSum's view of the input, [n, hp, wp * cp].
+    Value inputRows;
   };
   Memo memo = {};
 
@@ -2981,6 +2988,97 @@ struct KernelBuilder {
     });
   }
 
+  /// VNNI with a window coefficient (s.d != 0, see KernelSpec::d): d times
+  /// the sum of the activation bytes in the window of the output pixel
+  /// whose window starts at row ih, column iw of image nIv, in every lane
+  /// of an accumulator vector; for d = 128, -128 times that sum and `true`
+  /// (the accumulators subtract it). Each kernel row's bytes are contiguous (kw
+  /// taps of cp channels at dilation 1, else one run per tap): loaded in
+  /// chunks of up to 64 bytes (a masked load for a partial one), multiplied
+  /// by d as the signed bytes of one vpdpbusd (at the chunk's width: xmm,
+  /// ymm or zmm) and summed over the lanes by a butterfly of shuffles,
+  /// which leaves the sum in every lane. Computed once per pixel and tile
+  /// and added to the pixel's initial accumulators, instead of a row-sum
+  /// accumulator per pixel that took one vpdpbusd against a vector of ones
+  /// per K step (K / 4 per pixel, beside nr * K / 4 of the layer's own:
+  /// twice the work of a layer of 16 output channels) and kept the kernel
+  /// off the pipelined path. The i32 lanes wrap as the accumulators do, so
+  /// the order of the additions does not change a bit.
+  std::pair<Value, bool> windowSum(OpBuilder &ob, Value nIv, Value ih,
+                                   Value iw) {
+    Type i8 = ob.getI8Type(), i32 = ob.getI32Type();
+    assert(s.flavor == KernelFlavor::VNNI && s.d >= -128 && s.d <= 128 &&
+           "a VNNI window coefficient (KernelSpec::fromAttr)");
+    // The input as [n, hp, wp * cp]: a run of taps is one row slice.
+    if (!memo.inputRows) {
+      OpBuilder eb = OpBuilder::atBlockBegin(entry);
+      eb.setInsertionPointAfterValue(x);
+      memo.inputRows = memref::CollapseShapeOp::create(
+          eb, loc, x, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    }
+    int64_t runBytes = s.dw == 1 ? s.kw * s.cp : s.cp;
+    int64_t runs = s.dw == 1 ? 1 : s.kw;
+    int64_t width = std::clamp<int64_t>(
+        static_cast<int64_t>(llvm::PowerOf2Ceil(runBytes)), 16, 64);
+    auto bytes = VectorType::get({width}, i8);
+    auto sums = VectorType::get({width / 4}, i32);
+    // d as the signed bytes, or d = 128 as -128 and the sum negated.
+    bool negate = s.d == 128;
+    Value coefficient = constant(DenseElementsAttr::get(
+        bytes, ob.getI8IntegerAttr(negate ? -128 : s.d)));
+    Value sum = constant(DenseElementsAttr::get(sums, ob.getI32IntegerAttr(0)));
+    StringRef dpbusd = width == 16   ? "llvm.x86.avx512.vpdpbusd.128"
+                       : width == 32 ? "llvm.x86.avx512.vpdpbusd.256"
+                                     : "llvm.x86.avx512.vpdpbusd.512";
+    for (int64_t y = 0; y < s.kh; ++y) {
+      Value row = add(ob, ih, y * s.dh);
+      for (int64_t t = 0; t < runs; ++t) {
+        Value column = mul(ob, add(ob, iw, t * s.dw), s.cp);
+        for (int64_t off = 0; off < runBytes; off += width) {
+          int64_t n = std::min(width, runBytes - off);
+          SmallVector<Value> at = {nIv, row, add(ob, column, off)};
+          Value chunk;
+          if (n == width) {
+            chunk = vector::LoadOp::create(ob, loc, bytes, memo.inputRows, at);
+          } else {
+            SmallVector<bool> first(width, false);
+            std::fill_n(first.begin(), n, true);
+            Value mask = constant(
+                DenseElementsAttr::get(VectorType::get({width}, ob.getI1Type()),
+                                       ArrayRef<bool>(first)));
+            // Bytes that flip to 0 below.
+            Value fill = constant(DenseElementsAttr::get(
+                bytes, ob.getI8IntegerAttr(s.inputSigned ? -128 : 0)));
+            chunk = vector::MaskedLoadOp::create(ob, loc, bytes, memo.inputRows,
+                                                 at, mask, fill);
+          }
+          // Signed input bytes x as loadA reads them: x xor 0x80 = x + 128.
+          if (s.inputSigned)
+            chunk =
+                arith::XOrIOp::create(ob, loc, chunk,
+                                      constant(DenseElementsAttr::get(
+                                          bytes, ob.getI8IntegerAttr(-128))));
+          sum = emulate ? emulateVpdpbusd(ob, loc, sum, chunk, coefficient)
+                        : intrinsic(ob, dpbusd, sums,
+                                    ValueRange{sum, chunk, coefficient});
+        }
+      }
+    }
+    // Butterfly: after the step of distance k, lane i holds the sum of the
+    // lanes that agree with i above bit log2(k).
+    for (int64_t k = width / 8; k >= 1; k /= 2) {
+      SmallVector<int64_t> swap;
+      for (int64_t i = 0; i < width / 4; ++i)
+        swap.push_back(i ^ k);
+      sum = arith::AddIOp::create(
+          ob, loc, sum, vector::ShuffleOp::create(ob, loc, sum, sum, swap));
+    }
+    if (width / 4 != s.lanes())
+      sum = vector::ShuffleOp::create(ob, loc, sum, sum,
+                                      SmallVector<int64_t>(s.lanes(), 0));
+    return {sum, negate};
+  }
+
   /// The activation operand for row position (ih, iw), channel c.
   Value loadA(OpBuilder &ob, Value nIv, Value ih, Value iw, Value c) {
     Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
@@ -3070,15 +3168,14 @@ struct KernelBuilder {
     auto accType = VectorType::get({lanes}, i32);
     Type wElem = cast<MemRefType>(w.getType()).getElementType();
     auto wVecType = VectorType::get({lanes * kg}, wElem);
-    bool rowSum = s.flavor == KernelFlavor::VNNI && s.d != 0;
+    bool windowSums = s.flavor == KernelFlavor::VNNI && s.d != 0;
     // Pointwise VNNI kernels with a light epilogue are software-pipelined
     // (see below); their groups may also be 3 blocks (144 channels: 3
     // groups of 3 rather than 9 of 1, 88 -> 76 us on Zen 4).
     int64_t pixels = s.oh * s.ow;
-    bool pipelinable = epilogue && !rowSum &&
-                       s.flavor == KernelFlavor::VNNI && s.kh == 1 &&
-                       s.kw == 1 && epilogueChannelVectors() <= 5 &&
-                       !perLaneShifts();
+    bool pipelinable = epilogue && s.flavor == KernelFlavor::VNNI &&
+                       s.kh == 1 && s.kw == 1 &&
+                       epilogueChannelVectors() <= 5 && !perLaneShifts();
     SmallVector<int64_t> nrChoices =
         s.flavor == KernelFlavor::VNNI || s.flavor == KernelFlavor::Int16AVX512
             ? SmallVector<int64_t>{4, 2, 1}
@@ -3107,8 +3204,8 @@ struct KernelBuilder {
         break;
       }
     // Output pixels per tile: the 512-bit flavors have 32 vector registers,
-    // of which up to 24 hold accumulators (rows x nr, plus a row sum per
-    // row); the 256-bit ones have 16. AVX2 pairs of blocks take 5 pixels:
+    // of which up to 24 hold accumulators (rows x nr); the 256-bit ones
+    // have 16. AVX2 pairs of blocks take 5 pixels:
     // 10 accumulators, two weight vectors, a broadcast and a product, so
     // that each step issues 5 broadcasts and 2 weight loads per 10
     // vpmaddwd + vpaddd rather than 4 and 2 per 8 (Zen 4 issues 6
@@ -3120,7 +3217,7 @@ struct KernelBuilder {
     if (s.flavor == KernelFlavor::VNNI ||
         s.flavor == KernelFlavor::Int16AVX512)
       for (int64_t r : {8, 6, 4})
-        if (r * nr + (rowSum ? r : 0) <= 24) {
+        if (r * nr <= 24) {
           tileRows = r;
           break;
         }
@@ -3140,7 +3237,7 @@ struct KernelBuilder {
     // spills them; per row of taps the loads stay inside (two-thread
     // MobileNet conv0 62 -> 47 us on Zen 5).
     bool unrollChunks = chunks * nr <= 8;
-    bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16 && !rowSum;
+    bool unrollTaps = chunks <= 2 && s.kh * s.kw <= 16 && !windowSums;
     // Serial code loops over the channel groups outside the tiles when the
     // packed weights would not stay in L2 beside the activations: each
     // group's weights are then read once for all the tiles (pw13, 1 MiB of
@@ -3150,8 +3247,6 @@ struct KernelBuilder {
     int64_t weightBytes =
         wType.getNumElements() * wType.getElementTypeBitWidth() / 8;
     bool groupMajor = weightBytes > kGroupMajorWeightBytes;
-    Value ones;
-    Value dSplat;
     // The accumulators of the nr blocks from channel blockChannel[j], for
     // `rows` pixels: the VNNI correction terms plus the epilogue's bias
     // (row sums at zero), in (pixel, block) order.
@@ -3159,7 +3254,7 @@ struct KernelBuilder {
                                    int64_t rows) {
       Value zero = arith::ConstantOp::create(
           bb, loc, DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
-      SmallVector<Value> init(rows * nr + (rowSum ? rows : 0), zero);
+      SmallVector<Value> init(rows * nr, zero);
       for (int64_t j = 0; j < nr; ++j) {
         Value ch = blockChannel[j];
         Value base = zero;
@@ -3170,6 +3265,23 @@ struct KernelBuilder {
           init[r * nr + j] = base;
       }
       return init;
+    };
+    // With a window coefficient, each pixel's accumulators start from its
+    // window sum too (windowSum): `init` in (pixel, block) order, the
+    // pixels' windows starting at (ihBase[r], iwBase[r]).
+    auto addWindowSums = [&](OpBuilder &bb, Value nIv, ArrayRef<Value> ihBase,
+                             ArrayRef<Value> iwBase,
+                             MutableArrayRef<Value> init) {
+      if (!windowSums)
+        return;
+      for (size_t r = 0; r < ihBase.size(); ++r) {
+        auto [sum, negated] = windowSum(bb, nIv, ihBase[r], iwBase[r]);
+        for (int64_t j = 0; j < nr; ++j) {
+          Value &v = init[r * nr + j];
+          v = negated ? arith::SubIOp::create(bb, loc, v, sum).getResult()
+                      : arith::AddIOp::create(bb, loc, v, sum).getResult();
+        }
+      }
     };
     // The first output channel of each block of the group starting at
     // block b0.
@@ -3201,9 +3313,6 @@ struct KernelBuilder {
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < nr; ++j)
           next.push_back(step(kb, acc[r * nr + j], av[r], wv[j]));
-      if (rowSum)
-        for (int64_t r = 0; r < rows; ++r)
-          next.push_back(step(kb, acc[rows * nr + r], av[r], ones));
       return next;
     };
     // Four (two) channel blocks of a pixel narrow into one 64-byte
@@ -3286,6 +3395,7 @@ struct KernelBuilder {
           ihBase.push_back(mul(bb, ohs[r], s.sh));
           iwBase.push_back(mul(bb, ows[r], s.sw));
         }
+        addWindowSums(bb, nIv, ihBase, iwBase, init);
         SmallVector<Value> accs = reduceLoop(
             bb, s.kh, init,
             [&](OpBuilder &b1, Value khIv, ValueRange a1) {
@@ -3305,15 +3415,6 @@ struct KernelBuilder {
                   unrollTaps);
             },
             unrollTaps && !parallel);
-        // The accumulator of (pixel r, block j), with the row-sum term.
-        auto accumulator = [&](int64_t r, int64_t j) {
-          Value v = accs[r * nr + j];
-          if (rowSum)
-            v = arith::AddIOp::create(
-                bb, loc, v,
-                arith::MulIOp::create(bb, loc, accs[rows * nr + r], dSplat));
-          return v;
-        };
         GroupConstants constants = channelConstants(bb, blockChannel);
         if (loopedEpilogue(rows)) {
           // The tile's accumulators go through a stack buffer, and one
@@ -3338,7 +3439,7 @@ struct KernelBuilder {
         for (int64_t r = 0; r < rows; ++r) {
           SmallVector<Value> pixelAccs;
           for (int64_t j = 0; j < nr; ++j)
-            pixelAccs.push_back(accumulator(r, j));
+            pixelAccs.push_back(accs[r * nr + j]);
           storePixel(bb, nIv, ohs[r], ows[r], blockChannel, pixelAccs,
                      constants);
         }
@@ -3353,14 +3454,6 @@ struct KernelBuilder {
       }
       forLoop(tb, 0, blocks, nr, groupBody);
     };
-    if (rowSum) {
-      ones = arith::ConstantOp::create(
-          b, loc,
-          DenseElementsAttr::get(VectorType::get({64}, b.getI8Type()),
-                                 b.getI8IntegerAttr(1)));
-      dSplat = arith::ConstantOp::create(
-          b, loc, DenseElementsAttr::get(accType, b.getI32IntegerAttr(s.d)));
-    }
     // Pointwise kernels with an epilogue are software-pipelined across
     // units (a tile of `rows` pixels and one group of nr blocks):
     // each unit's accumulators stay in registers, carried to the next
@@ -3475,6 +3568,7 @@ struct KernelBuilder {
         ihBase.push_back(mul(ub, oh, s.sh));
         iwBase.push_back(mul(ub, ow, s.sw));
       }
+      addWindowSums(ub, nIv, ihBase, iwBase, accs);
       std::optional<Previous> prev;
       if (!prevAccs.empty())
         prev = previous(ub, arith::SubIOp::create(ub, loc, u, idx(ub, 1)));

@@ -153,3 +153,10 @@ func.func private @window_200(memref<1x9x9x16xi8>, memref<1x1x3x16xi32>, memref<
 // nor the generic depthwise kernel's.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @window_generic(memref<1x9x9x16xi8>, memref<1x3x3x16xi16>, memref<16xi32>, memref<1x7x7x16xi32>) attributes {qnn.conv_kernel = array<i64: 4, 1, 9, 9, 16, 7, 7, 3, 3, 1, 1, 1, 1, 16, 1, 0, 3, 1>}
+
+// -----
+
+// A GEMM (VNNI) kernel's window coefficient is 128 - wzp or -wzp: within
+// [-128, 128], not 129.
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @gemm_window_129(memref<1x4x4x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<1x4x4x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 4, 4, 8, 4, 4, 1, 1, 1, 1, 1, 1, 16, 0, 0, 129, 1>}
