@@ -957,12 +957,15 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
   // of 32 channels took 5.7% of its time with a separate 8-lane epilogue
   // and 5.1% with the epilogue inside (masked stores), while
   // person_detect's first convolution, 8 of 16 channels, took 12.8% and
-  // 13.6%.
+  // 13.6%. VNNI kernels of at most 8 channels in one block pair pixels
+  // instead (KernelBuilder::pairsPixels): every lane computes.
   int64_t lanes = KernelSpec{flavor}.lanes();
   int64_t padding = roundUp(o, lanes) - o;
+  bool pairs = flavor == KernelFlavor::VNNI && o <= lanes / 2;
   if (epilogue && (depthwise ? c % 16 != 0
-                             : padding != 0 && (!masksPaddedChannels(flavor) ||
-                                                4 * padding > o + padding)))
+                             : padding != 0 && !pairs &&
+                                   (!masksPaddedChannels(flavor) ||
+                                    4 * padding > o + padding)))
     return failure();
   // Reorder the weights as w[o][kh][kw][i]: the position in w of a step
   // along each dimension of the stored layout.
@@ -1095,6 +1098,8 @@ struct KernelBuilder {
     std::optional<SmallVector<SmallVector<ArgumentRange>>> layers;
     /// windowSum's view of the input, [n, hp, wp * cp].
     Value inputRows;
+    /// Paired pixels' view of the output, [n, oh * ow * oc].
+    Value outputRows;
   };
   Memo memo = {};
 
@@ -1152,6 +1157,39 @@ struct KernelBuilder {
     return false;
   }
 
+  /// Whether the GEMM kernel pairs pixels: VNNI, one block of 16 channels
+  /// of which the layer stores at most 8 (s.oc, with an epilogue: a first
+  /// convolution to 8 channels, as in MobileNet v1 0.25 and the
+  /// person-detection models). Lanes 0-7 of each accumulator then hold one
+  /// pixel's channels and lanes 8-15 the next pixel's: the broadcast
+  /// operand takes each pixel's bytes in its half, the weights, `corr` and
+  /// the epilogue's constants repeat their first 8 lanes (loadBlock), and
+  /// each vpdpbusd and requantize serves two pixels, whose 16 results are
+  /// 16 contiguous outputs (one store). With the 8 channels in a block of
+  /// their own, half the lanes of every instruction were padding, and the
+  /// i32 results went through a separate epilogue.
+  bool pairsPixels() const {
+    return s.flavor == KernelFlavor::VNNI && !s.isDepthwise() &&
+           s.lanes() == 16 && s.op == 16 && s.oc > 0 && s.oc <= 8 && epilogue;
+  }
+
+  /// A vector of `type` (16 or 64 elements: one block's lanes) from
+  /// `memref` at `indices`; when pairing pixels (pairsPixels), its first
+  /// half loaded and repeated in the second.
+  Value loadBlock(OpBuilder &ob, VectorType type, Value memref,
+                  ValueRange indices) {
+    if (!pairsPixels())
+      return vector::LoadOp::create(ob, loc, type, memref, indices);
+    int64_t half = type.getNumElements() / 2;
+    Value v = vector::LoadOp::create(
+        ob, loc, VectorType::get({half}, type.getElementType()), memref,
+        indices);
+    SmallVector<int64_t> twice;
+    for (int64_t i = 0; i < 2 * half; ++i)
+      twice.push_back(i % half);
+    return vector::ShuffleOp::create(ob, loc, v, v, twice);
+  }
+
   /// The initial accumulator of the output channels [ch, ch + lanes):
   /// `base` (zero, or a depthwise kernel's correction terms) plus the
   /// epilogue's leading bias, if any.
@@ -1165,8 +1203,7 @@ struct KernelBuilder {
     auto type = cast<VectorType>(base.getType());
     Value bias;
     if (auto arg = dyn_cast<BlockArgument>(other)) {
-      bias = vector::LoadOp::create(ob, loc, type,
-                                    channelArgs[arg.getArgNumber() - 1], ch);
+      bias = loadBlock(ob, type, channelArgs[arg.getArgNumber() - 1], ch);
     } else {
       APInt value;
       if (!matchPattern(other, m_ConstantInt(&value)))
@@ -1742,8 +1779,8 @@ struct KernelBuilder {
     SmallVector<Value> values;
     for (Value arg : channelArgs) {
       Type elem = cast<MemRefType>(arg.getType()).getElementType();
-      values.push_back(vector::LoadOp::create(
-          ob, loc, VectorType::get({s.lanes()}, elem), arg, ch));
+      values.push_back(
+          loadBlock(ob, VectorType::get({s.lanes()}, elem), arg, ch));
     }
     return values;
   }
@@ -3173,7 +3210,10 @@ struct KernelBuilder {
     // (see below); their groups may also be 3 blocks (144 channels: 3
     // groups of 3 rather than 9 of 1, 88 -> 76 us on Zen 4).
     int64_t pixels = s.oh * s.ow;
-    bool pipelinable = epilogue && s.flavor == KernelFlavor::VNNI &&
+    // Pairs of pixels (pairsPixels) take plain tiles of 16 pixels: 8
+    // accumulators, as 8 pixels of one block had.
+    bool pairs = pairsPixels();
+    bool pipelinable = epilogue && !pairs && s.flavor == KernelFlavor::VNNI &&
                        s.kh == 1 && s.kw == 1 &&
                        epilogueChannelVectors() <= 5 && !perLaneShifts();
     SmallVector<int64_t> nrChoices =
@@ -3223,6 +3263,29 @@ struct KernelBuilder {
         }
     if (s.flavor == KernelFlavor::Int16 && nr == 2)
       tileRows = 5;
+    if (pairs)
+      tileRows = 16;
+    // The accumulators of a tile of `rows` pixels: one per (pixel, block),
+    // or per pair of pixels (the last one alone when `rows` is odd).
+    auto accumulatorCount = [&](int64_t rows) {
+      return pairs ? (rows + 1) / 2 : rows * nr;
+    };
+    // The lanes of the second pixel of a pair.
+    Value upperHalf;
+    if (pairs) {
+      SmallVector<bool> upper(lanes, false);
+      std::fill(upper.begin() + lanes / 2, upper.end(), true);
+      upperHalf = constant(DenseElementsAttr::get(
+          VectorType::get({lanes}, b.getI1Type()), ArrayRef<bool>(upper)));
+    }
+    // Pair q's value from pixel values `v` (per pixel): lanes of pixel 2q,
+    // then of pixel 2q + 1 (2q again when it is the last pixel).
+    auto pairOf = [&](OpBuilder &ob, ArrayRef<Value> v, size_t q) -> Value {
+      Value second = v[std::min(2 * q + 1, v.size() - 1)];
+      if (second == v[2 * q])
+        return second;
+      return arith::SelectOp::create(ob, loc, upperHalf, second, v[2 * q]);
+    };
 
     // Short reductions are unrolled (the LLVM pipeline has no unroller):
     // the K steps of a tap when they load at most 8 weight vectors in all
@@ -3254,15 +3317,15 @@ struct KernelBuilder {
                                    int64_t rows) {
       Value zero = arith::ConstantOp::create(
           bb, loc, DenseElementsAttr::get(accType, bb.getI32IntegerAttr(0)));
-      SmallVector<Value> init(rows * nr, zero);
+      SmallVector<Value> init(accumulatorCount(rows), zero);
       for (int64_t j = 0; j < nr; ++j) {
         Value ch = blockChannel[j];
         Value base = zero;
         if (s.flavor == KernelFlavor::VNNI)
-          base = vector::LoadOp::create(bb, loc, accType, corr, ch);
+          base = loadBlock(bb, accType, corr, ch);
         base = initialAccumulator(bb, base, ch);
-        for (int64_t r = 0; r < rows; ++r)
-          init[r * nr + j] = base;
+        for (size_t i = j; i < init.size(); i += nr)
+          init[i] = base;
       }
       return init;
     };
@@ -3274,13 +3337,19 @@ struct KernelBuilder {
                              MutableArrayRef<Value> init) {
       if (!windowSums)
         return;
+      SmallVector<Value> sums;
+      bool negated = false;
       for (size_t r = 0; r < ihBase.size(); ++r) {
-        auto [sum, negated] = windowSum(bb, nIv, ihBase[r], iwBase[r]);
-        for (int64_t j = 0; j < nr; ++j) {
-          Value &v = init[r * nr + j];
-          v = negated ? arith::SubIOp::create(bb, loc, v, sum).getResult()
-                      : arith::AddIOp::create(bb, loc, v, sum).getResult();
-        }
+        auto [sum, negate] = windowSum(bb, nIv, ihBase[r], iwBase[r]);
+        sums.push_back(sum);
+        negated = negate;
+      }
+      // Accumulator i takes pixel i / nr's sum, or pair i's.
+      for (size_t i = 0; i < init.size(); ++i) {
+        Value sum = pairs ? pairOf(bb, sums, i) : sums[i / nr];
+        Value &v = init[i];
+        v = negated ? arith::SubIOp::create(bb, loc, v, sum).getResult()
+                    : arith::AddIOp::create(bb, loc, v, sum).getResult();
       }
     };
     // The first output channel of each block of the group starting at
@@ -3307,9 +3376,22 @@ struct KernelBuilder {
         av.push_back(loadA(kb, nIv, ih, iw, c));
       }
       for (int64_t j = 0; j < nr; ++j)
-        wv.push_back(vector::LoadOp::create(
-            kb, loc, wVecType, w,
-            ValueRange{add(kb, b0, j), khIv, kwIv, cc, idx(kb, 0)}));
+        wv.push_back(
+            loadBlock(kb, wVecType, w,
+                      ValueRange{add(kb, b0, j), khIv, kwIv, cc, idx(kb, 0)}));
+      if (pairs) {
+        // Each pixel's broadcast bytes in its half of the lanes.
+        SmallVector<Value> words;
+        for (Value a : av)
+          words.push_back(vector::BitCastOp::create(kb, loc, accType, a));
+        for (size_t q = 0; q < acc.size(); ++q)
+          next.push_back(
+              step(kb, acc[q],
+                   vector::BitCastOp::create(kb, loc, av[0].getType(),
+                                             pairOf(kb, words, q)),
+                   wv[0]));
+        return next;
+      }
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < nr; ++j)
           next.push_back(step(kb, acc[r * nr + j], av[r], wv[j]));
@@ -3380,6 +3462,44 @@ struct KernelBuilder {
       storeChannels(bb, bytes, ValueRange{nIv, oh, ow}, blockChannel[0]);
     };
 
+    // Applies the epilogue to pair accumulator `acc` (pairsPixels) and
+    // stores the outputs of its `count` pixels (2, or the last pixel
+    // alone) from flat pixel `pixel` of image nIv: their channels are
+    // consecutive (oc per pixel), lanes 0..oc-1 and 8..8+oc-1 as one
+    // store (masked unless it is 16 whole lanes).
+    auto storePair = [&](OpBuilder &bb, Value nIv, Value pixel, int64_t count,
+                         Value acc, const GroupConstants &constants) {
+      Value v = applyEpilogue(bb, acc, constants.blocks[0]);
+      int64_t half = lanes / 2;
+      if (s.oc != half) {
+        SmallVector<int64_t> order;
+        for (int64_t i = 0; i < lanes; ++i)
+          order.push_back(i < s.oc ? i : i < 2 * s.oc ? half + i - s.oc : 0);
+        v = vector::ShuffleOp::create(bb, loc, v, v, order);
+      }
+      if (!memo.outputRows) {
+        OpBuilder eb(b.getContext());
+        eb.setInsertionPointAfterValue(out);
+        int64_t rank = cast<MemRefType>(out.getType()).getRank();
+        ReassociationIndices rest;
+        for (int64_t d = 1; d < rank; ++d)
+          rest.push_back(d);
+        memo.outputRows = memref::CollapseShapeOp::create(
+            eb, loc, out, SmallVector<ReassociationIndices>{{0}, rest});
+      }
+      SmallVector<Value> at = {nIv, mul(bb, pixel, s.oc)};
+      int64_t n = count * s.oc;
+      if (n == lanes) {
+        vector::StoreOp::create(bb, loc, v, memo.outputRows, at);
+        return;
+      }
+      SmallVector<bool> bits(lanes, false);
+      std::fill_n(bits.begin(), n, true);
+      Value mask = constant(DenseElementsAttr::get(
+          VectorType::get({lanes}, bb.getI1Type()), ArrayRef<bool>(bits)));
+      vector::MaskedStoreOp::create(bb, loc, memo.outputRows, at, mask, v);
+    };
+
     // One tile: every group of nr blocks (or the one `group` of a parallel
     // iteration) of the pixels (ohs[r], ows[r]), its epilogue applied as
     // soon as its reduction ends.
@@ -3434,6 +3554,12 @@ struct KernelBuilder {
                 pixelCoords(lb, arith::AddIOp::create(lb, loc, first, r));
             storePixel(lb, nIv, oh, ow, blockChannel, pixelAccs, constants);
           });
+          return;
+        }
+        if (pairs) {
+          for (int64_t q = 0; 2 * q < rows; ++q)
+            storePair(bb, nIv, add(bb, first, 2 * q),
+                      std::min<int64_t>(2, rows - 2 * q), accs[q], constants);
           return;
         }
         for (int64_t r = 0; r < rows; ++r) {

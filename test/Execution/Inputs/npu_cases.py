@@ -180,6 +180,8 @@ def main():
     out += fc_case("fc_none_u8", rng, "ui8", 2, 40, 32, act="none",
                    rounding="tflite")
     # Fallbacks: the accumulator of a qnn operator, a generic epilogue.
+    # (8 of 16 channels: on avx512-vnni a kernel that pairs pixels, the
+    # epilogue inside; a fallback on the 16-lane int16 flavor.)
     out += conv_case("conv_o8_padded", rng, "i8", 6, 6, 8, 8, 3, 3, (1, 1),
                      (1, 1, 1, 1), act="lut")
     out += conv_case("dw_mult2", rng, "i8", 6, 6, 16, 32, 3, 3, (1, 1),
