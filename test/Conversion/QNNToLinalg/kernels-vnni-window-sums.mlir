@@ -9,30 +9,42 @@
 // vector), one vpdpbusd of the chunk against d in every byte adds d times
 // their sum to lanes of zeros, a butterfly of shuffles and adds leaves the
 // total in every lane, and the pixel's initial accumulators add it (or
-// subtract it: d = 128 is -128 in the bytes). No vpdpbusd against a vector
+// subtract it: d = 128 is -128 in the bytes). A flattened pointwise
+// kernel (cp a power of two up to 64) sums 64 / cp consecutive pixels per
+// load instead. No vpdpbusd against a vector
 // of ones remains in the K loop. Execution: gemm-window-sums.test
 // (emulated) and gemm-window-sums-native.test.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --qnn-lower-to-llvm="target=avx512-vnni emulate-vnni=true" | FileCheck %s --check-prefix=EMUL
 
-// Pointwise, u8 weights, wzp 100: d = 28; each pixel's 32 bytes are one
-// ymm load.
+// Pointwise, u8 weights, wzp 100: d = 28. A flattened pointwise kernel's
+// pixels are consecutive, their bytes contiguous: two pixels' 32 bytes per
+// zmm load and vpdpbusd, a butterfly within each pixel's 8 lanes, then
+// each pixel's lane (0 or 8) broadcast: a tile of 8 pixels, four loads;
+// the ninth pixel's 32 bytes a masked load.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_3_3_32_3_3_1_1_1_1_1_1_16_0_0_28_1(
-// CHECK-DAG: %[[D:.*]] = arith.constant dense<28> : vector<32xi8>
-// CHECK-DAG: %[[Z8:.*]] = arith.constant dense<0> : vector<8xi32>
+// CHECK-DAG: %[[Z:.*]] = arith.constant dense<0> : vector<16xi32>
+// CHECK-DAG: %[[D:.*]] = arith.constant dense<28> : vector<64xi8>
+// CHECK-DAG: %[[HALF:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false]> : vector<64xi1>
 // CHECK: %[[X:.*]] = memref.expand_shape {{.*}} into memref<1x1x9x32xi8>
 // CHECK: %[[ROWS:.*]] = memref.collapse_shape %[[X]] {{\[\[}}0], [1], [2, 3]] : memref<1x1x9x32xi8> into memref<1x1x288xi8>
 // CHECK: %[[CORR:.*]] = vector.load %arg2
-// CHECK: %[[B:.*]] = vector.load %[[ROWS]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x288xi8>, vector<32xi8>
-// CHECK: %[[S:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.256"(%[[Z8]], %[[B]], %[[D]])
-// CHECK: %[[P1:.*]] = vector.shuffle %[[S]], %[[S]] [4, 5, 6, 7, 0, 1, 2, 3]
-// CHECK: %[[S1:.*]] = arith.addi %[[S]], %[[P1]] : vector<8xi32>
-// CHECK: %[[P2:.*]] = vector.shuffle %[[S1]], %[[S1]] [2, 3, 0, 1, 6, 7, 4, 5]
-// CHECK: %[[S2:.*]] = arith.addi %[[S1]], %[[P2]] : vector<8xi32>
-// CHECK: %[[P3:.*]] = vector.shuffle %[[S2]], %[[S2]] [1, 0, 3, 2, 5, 4, 7, 6]
-// CHECK: %[[S3:.*]] = arith.addi %[[S2]], %[[P3]] : vector<8xi32>
-// CHECK: %[[ALL:.*]] = vector.shuffle %[[S3]], %[[S3]] [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<8xi32>, vector<8xi32>
-// CHECK: arith.addi %[[CORR]], %[[ALL]] : vector<16xi32>
+// CHECK: %[[B:.*]] = vector.load %[[ROWS]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x288xi8>, vector<64xi8>
+// CHECK: %[[S:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]], %[[B]], %[[D]])
+// CHECK: %[[P1:.*]] = vector.shuffle %[[S]], %[[S]] [4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11]
+// CHECK: %[[S1:.*]] = arith.addi %[[S]], %[[P1]] : vector<16xi32>
+// CHECK: %[[P2:.*]] = vector.shuffle %[[S1]], %[[S1]] [2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13]
+// CHECK: %[[S2:.*]] = arith.addi %[[S1]], %[[P2]] : vector<16xi32>
+// CHECK: %[[P3:.*]] = vector.shuffle %[[S2]], %[[S2]] [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14]
+// CHECK: %[[S3:.*]] = arith.addi %[[S2]], %[[P3]] : vector<16xi32>
+// CHECK: %[[PIX0:.*]] = vector.shuffle %[[S3]], %[[S3]] [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+// CHECK: %[[PIX1:.*]] = vector.shuffle %[[S3]], %[[S3]] [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]
+// CHECK-COUNT-3: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]], %{{.*}}, %[[D]])
+// CHECK: arith.addi %[[CORR]], %[[PIX0]] : vector<16xi32>
+// CHECK: arith.addi %[[CORR]], %[[PIX1]] : vector<16xi32>
+// The ninth pixel, a rest tile of its own.
+// CHECK: %[[LAST:.*]] = vector.maskedload %[[ROWS]][%{{.*}}, %{{.*}}, %{{.*}}], %[[HALF]], %{{.*}} : memref<1x1x288xi8>, vector<64xi1>, vector<64xi8> into vector<64xi8>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z]], %[[LAST]], %[[D]])
 // CHECK-NOT: dense<1> : vector<64xi8>
 // CHECK: return
 // With its requantize fused (the pipelined kernel), emulated: generic
