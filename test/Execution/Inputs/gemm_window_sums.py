@@ -65,30 +65,26 @@ acc = "tensor<%dx%dx%dx%dxi32>" % (N, OH, OW, O)
 y = "tensor<%dx%dx%dx%dxui8>" % (N, OH, OW, O)
 if npu:
     y = "tensor<%dx%dx%dx%dx%s>" % (N, OH, OW, O, elem[itype])
+bias_type = ("tensor<%dxi32>" if npu else "tensor<1x1x1x%dxi32>") % O
+print("func.func @main(%%x: %s) -> %s {" % (x, y))
+print("  %%w = arith.constant dense<%s> : %s" % (hex_bytes(weights, 1), wt))
+print("  %%b = arith.constant dense<%s> : %s" % (hex_bytes(bias, 4), bias_type))
+if npu:
     lo, hi = (0, 255) if itype == "u8" else (-128, 127)
     wscales = wscales if per_channel else [1.0]
-    print("func.func @main(%%x: %s) -> %s {" % (x, y))
-    print("  %%w = arith.constant dense<%s> : %s" % (hex_bytes(weights, 1), wt))
-    print("  %%b = arith.constant dense<%s> : tensor<%dxi32>" %
-          (hex_bytes(bias, 4), O))
     print("  %%y = npu.conv2d %%x, %%w, %%b {input_scale = 1.0 : f32, "
           "input_zero_point = %d : i32, weight_scale = array<f32: %s>, "
           "weight_zero_point = %d : i32, output_scale = %.6e : f32, "
           "output_zero_point = %d : i32, rounding = #qnn.rounding<tflite>, "
           "strides = array<i64: %d, %d>, padding = array<i64: %d, %d, %d, %d>, "
           "dilations = array<i64: %d, %d>, groups = 1 : i64, pad_value = %d : "
-          "i32, act_min = %d : i32, act_max = %d : i32} : (%s, %s, "
-          "tensor<%dxi32>) -> %s" %
+          "i32, act_min = %d : i32, act_max = %d : i32} : (%s, %s, %s) -> %s" %
           (izp, ", ".join("%.6e" % w for w in wscales), WZP,
            out_scale * wscales[-1], (lo + hi + 1) // 2, S, S, P, P, P, P, D, D,
-           izp, lo, hi, x, wt, O, y))
+           izp, lo, hi, x, wt, bias_type, y))
     print("  return %%y : %s" % y)
     print("}")
     sys.exit(0)
-print("func.func @main(%%x: %s) -> %s {" % (x, y))
-print("  %%w = arith.constant dense<%s> : %s" % (hex_bytes(weights, 1), wt))
-print("  %%b = arith.constant dense<%s> : tensor<1x1x1x%dxi32>" %
-      (hex_bytes(bias, 4), O))
 print("  %%c = qnn.conv2d %%x, %%w {data_layout = #qnn.layout<NHWC>, "
       "dilations = array<i64: %d, %d>, groups = 1 : i64, input_scale = 0.5 : "
       "f32, input_zero_point = %d : i32, kernel_layout = "
@@ -97,8 +93,7 @@ print("  %%c = qnn.conv2d %%x, %%w {data_layout = #qnn.layout<NHWC>, "
       "weight_zero_point = %d : i32} : (%s, %s) -> %s" %
       (D, D, izp, P, P, P, P, S, S, ", ".join("%.6e" % w for w in wscales),
        WZP, x, wt, acc))
-print("  %%a = tosa.add %%c, %%b : (%s, tensor<1x1x1x%dxi32>) -> %s" %
-      (acc, O, acc))
+print("  %%a = tosa.add %%c, %%b : (%s, %s) -> %s" % (acc, bias_type, acc))
 print("  %%y = qnn.requantize %%a {%sinput_scale = array<f64: %s>, "
       "input_zero_point = 0 : i32, output_scale = %.6e : f32, "
       "output_zero_point = 128 : i32} : %s -> %s" %
