@@ -27,8 +27,9 @@
 //   (x - izp)(w - wzp) = (u - z)(w' + d). Summed over k:
 //     sum u w' + d * sum u - z * sum w' - K z d.
 //   The last two terms are folded into a per-channel constant at compile
-//   time; the row sum `sum u` (only when d != 0) is one more vpdpbusd
-//   against a vector of ones.
+//   time; the window sum d * sum u (only when d != 0) is computed once per
+//   pixel and unit (windowSum) and added to the pixel's initial
+//   accumulators.
 // - int16 / int16-avx512bw: x - izp and w - wzp are exact in i16; pairs of
 //   K are multiplied and added by `llvm.x86.avx2.pmadd.wd` (B = 8) or
 //   `llvm.x86.avx512.pmaddw.d.512` (B = 16).
@@ -3034,13 +3035,13 @@ struct KernelBuilder {
   /// chunks of up to 64 bytes (a masked load for a partial one), multiplied
   /// by d as the signed bytes of one vpdpbusd (at the chunk's width: xmm,
   /// ymm or zmm) and summed over the lanes by a butterfly of shuffles,
-  /// which leaves the sum in every lane. Computed once per pixel and tile
-  /// and added to the pixel's initial accumulators, instead of a row-sum
-  /// accumulator per pixel that took one vpdpbusd against a vector of ones
-  /// per K step (K / 4 per pixel, beside nr * K / 4 of the layer's own:
-  /// twice the work of a layer of 16 output channels) and kept the kernel
-  /// off the pipelined path. The i32 lanes wrap as the accumulators do, so
-  /// the order of the additions does not change a bit.
+  /// which leaves the sum in every lane. Computed once per pixel and unit
+  /// (a tile's group of channel blocks) and added to the pixel's initial
+  /// accumulators, instead of a row-sum accumulator per pixel that took one
+  /// vpdpbusd against a vector of ones per K step (K / 4 per pixel, beside nr *
+  /// K / 4 of the layer's own: twice the work of a layer of 16 output channels)
+  /// and kept the kernel off the pipelined path. The i32 lanes wrap as the
+  /// accumulators do, so the order of the additions does not change a bit.
   Value windowSum(OpBuilder &ob, Value nIv, Value ih, Value iw) {
     int64_t runBytes = s.dw == 1 ? s.kw * s.cp : s.cp;
     int64_t runs = s.dw == 1 ? 1 : s.kw;
@@ -3152,8 +3153,9 @@ struct KernelBuilder {
 
   /// A butterfly of shuffles and adds over each aligned segment of
   /// `segment` lanes (a power of two) of `sum`: every lane then holds its
-  /// segment's total. After the step of distance k, lane i holds the sum
-  /// of the lanes that agree with i above bit log2(k).
+  /// segment's total. The steps go from distance segment / 2 down to 1;
+  /// after the step of distance k, lane i holds the sum of the lanes of
+  /// its segment that agree with i below bit log2(k).
   Value segmentSums(OpBuilder &ob, Value sum, int64_t segment) {
     int64_t lanes = cast<VectorType>(sum.getType()).getNumElements();
     for (int64_t k = segment / 2; k >= 1; k /= 2) {
@@ -3341,9 +3343,11 @@ struct KernelBuilder {
     // the K steps of a tap when they load at most 8 weight vectors in all
     // (more, and LLVM schedules the loads of every step first and spills:
     // pw1, K = 32 x 4 blocks, ran 1.5x slower), and the taps of a first
-    // convolution, whose taps hold one or two K steps each; not with row
-    // sums (a uint8 first convolution, whose row-sum chains LLVM then
-    // schedules badly: 30 against 20 us on MobileNet 0.25/128's). With
+    // convolution, whose taps hold one or two K steps each; not with window
+    // sums (a uint8 first convolution: unrolled, LLVM hoisted every tap's
+    // broadcasts above the window sums and spilled them, MobileNet
+    // 0.25/128 0.165 against 0.146 ms; with row sums, which they replaced,
+    // 30 against 20 us for the layer). With
     // threads, the rows of taps stay a loop: in the outlined OpenMP body
     // LLVM hoists every tap's weight loads out of the tile loop (18
     // vectors for a 3x3 first convolution beside its 16 accumulators) and
@@ -3361,8 +3365,8 @@ struct KernelBuilder {
         wType.getNumElements() * wType.getElementTypeBitWidth() / 8;
     bool groupMajor = weightBytes > kGroupMajorWeightBytes;
     // The accumulators of the nr blocks from channel blockChannel[j], for
-    // `rows` pixels: the VNNI correction terms plus the epilogue's bias
-    // (row sums at zero), in (pixel, block) order.
+    // `rows` pixels: the VNNI correction terms plus the epilogue's bias, in
+    // (pixel, block) order, or one per pair of pixels (pairsPixels).
     auto initialAccumulators = [&](OpBuilder &bb, ArrayRef<Value> blockChannel,
                                    int64_t rows) {
       Value zero = arith::ConstantOp::create(
@@ -3380,7 +3384,7 @@ struct KernelBuilder {
       return init;
     };
     // With a window coefficient, each pixel's accumulators start from its
-    // window sum too (windowSum): `init` in (pixel, block) order, the
+    // window sum too (windowSum): `init` in (pixel, block) or pair order, the
     // pixels' windows starting at (ihBase[r], iwBase[r]).
     auto addWindowSums = [&](OpBuilder &bb, Value nIv, ArrayRef<Value> ihBase,
                              ArrayRef<Value> iwBase,

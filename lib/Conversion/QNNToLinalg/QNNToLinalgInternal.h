@@ -148,9 +148,11 @@ struct KernelSpec {
   bool inputSigned = true;
   /// Input zero point (int16, generic, depthwise).
   int64_t izp = 0;
-  /// VNNI: coefficient of the activation row sum. DepthwiseVNNI with
-  /// packed kernel rows: coefficient, in [-128, 127], of each output's
-  /// window sum of the activation bytes (weights that leave the signed
+  /// VNNI: coefficient, in [-128, 128] (128 - wzp for 8-bit unsigned
+  /// weights, -wzp for signed ones), of each output pixel's sum of the
+  /// activation bytes in its window. DepthwiseVNNI with packed kernel
+  /// rows: coefficient, in [-128, 127], of each output's window sum of the
+  /// activation bytes (weights that leave the signed
   /// byte range, 8-bit unsigned ones beside their zero point, are stored
   /// less d). 0 elsewhere.
   int64_t d = 0;
