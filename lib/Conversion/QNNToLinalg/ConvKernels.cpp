@@ -3459,6 +3459,13 @@ struct KernelBuilder {
     // (32-byte) store.
     std::optional<NarrowingTail> tail = narrowingTail();
     bool packed = tail && (lanes == 16 ? nr >= 2 : nr == 2);
+    // One block of 16 stored channels in a flattened pointwise kernel
+    // (consecutive pixels, their outputs contiguous): up to four pixels'
+    // results narrow together, as four blocks of one pixel do (packBytes:
+    // the halved tail, one 64-byte store), rather than one vpmovusdb each.
+    bool packsPixels = tail && lanes == 16 && nr == 1 && s.op == 16 && !s.oc &&
+                       s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 &&
+                       s.hp == 1;
     // The per-channel constants of a group of blocks: each block's
     // (loadChannelConstants), and the packed tail's per-channel parts.
     struct GroupConstants {
@@ -3475,6 +3482,10 @@ struct KernelBuilder {
                                                constants.blocks.end());
         if (nr == 3)
           perVector.push_back(perVector.back());
+        constants.tail = packTail(bb, *tail, perVector);
+      } else if (packsPixels) {
+        // Four pixels' vectors of the same channels.
+        SmallVector<ArrayRef<Value>> perVector(4, constants.blocks[0]);
         constants.tail = packTail(bb, *tail, perVector);
       }
       return constants;
@@ -3520,6 +3531,46 @@ struct KernelBuilder {
       storeChannels(bb, bytes, ValueRange{nIv, oh, ow}, blockChannel[0]);
     };
 
+    // The output seen as [n, pixels * channels]: stores of consecutive
+    // pixels (pairsPixels, packsPixels).
+    auto outputRows = [&]() {
+      if (!memo.outputRows) {
+        OpBuilder eb(b.getContext());
+        eb.setInsertionPointAfterValue(out);
+        int64_t rank = cast<MemRefType>(out.getType()).getRank();
+        ReassociationIndices rest;
+        for (int64_t d = 1; d < rank; ++d)
+          rest.push_back(d);
+        memo.outputRows = memref::CollapseShapeOp::create(
+            eb, loc, out, SmallVector<ReassociationIndices>{{0}, rest});
+      }
+      return memo.outputRows;
+    };
+    // Applies the epilogue to the accumulators `accs` (one to four) of the
+    // consecutive pixels from flat pixel `pixel` of image nIv (packsPixels)
+    // and stores their outputs as one run of 16 bytes per pixel: four
+    // pack as four blocks do, three as four (the last twice, 48 bytes
+    // stored), two as two, one as two (16 bytes stored).
+    auto storePixelRun = [&](OpBuilder &bb, Value nIv, Value pixel,
+                             ArrayRef<Value> accs,
+                             const GroupConstants &constants) {
+      SmallVector<Value> vals;
+      for (Value acc : accs)
+        vals.push_back(applyEpilogue(bb, acc, constants.blocks[0], &*tail));
+      int64_t count = vals.size();
+      if (count % 2)
+        vals.push_back(vals.back());
+      Value bytes = packBytes(bb, vals, *tail,
+                              constants.tail ? &*constants.tail : nullptr,
+                              /*opaque=*/count != 4);
+      if (count != 4)
+        bytes = vector::ExtractStridedSliceOp::create(
+            bb, loc, bytes, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{count * 16},
+            ArrayRef<int64_t>{1});
+      vector::StoreOp::create(bb, loc, bytes, outputRows(),
+                              ValueRange{nIv, mul(bb, pixel, 16)});
+    };
+
     // Applies the epilogue to pair accumulator `acc` (pairsPixels) and
     // stores the outputs of its `count` pixels (2, or the last pixel
     // alone) from flat pixel `pixel` of image nIv: their channels are
@@ -3535,27 +3586,17 @@ struct KernelBuilder {
           order.push_back(i < s.oc ? i : i < 2 * s.oc ? half + i - s.oc : 0);
         v = vector::ShuffleOp::create(bb, loc, v, v, order);
       }
-      if (!memo.outputRows) {
-        OpBuilder eb(b.getContext());
-        eb.setInsertionPointAfterValue(out);
-        int64_t rank = cast<MemRefType>(out.getType()).getRank();
-        ReassociationIndices rest;
-        for (int64_t d = 1; d < rank; ++d)
-          rest.push_back(d);
-        memo.outputRows = memref::CollapseShapeOp::create(
-            eb, loc, out, SmallVector<ReassociationIndices>{{0}, rest});
-      }
       SmallVector<Value> at = {nIv, mul(bb, pixel, s.oc)};
       int64_t n = count * s.oc;
       if (n == lanes) {
-        vector::StoreOp::create(bb, loc, v, memo.outputRows, at);
+        vector::StoreOp::create(bb, loc, v, outputRows(), at);
         return;
       }
       SmallVector<bool> bits(lanes, false);
       std::fill_n(bits.begin(), n, true);
       Value mask = constant(DenseElementsAttr::get(
           VectorType::get({lanes}, bb.getI1Type()), ArrayRef<bool>(bits)));
-      vector::MaskedStoreOp::create(bb, loc, memo.outputRows, at, mask, v);
+      vector::MaskedStoreOp::create(bb, loc, outputRows(), at, mask, v);
     };
 
     // One tile: every group of nr blocks (or the one `group` of a parallel
@@ -3618,6 +3659,14 @@ struct KernelBuilder {
           for (int64_t q = 0; 2 * q < rows; ++q)
             storePair(bb, nIv, add(bb, first, 2 * q),
                       std::min<int64_t>(2, rows - 2 * q), accs[q], constants);
+          return;
+        }
+        if (packsPixels) {
+          for (int64_t r = 0; r < rows; r += 4)
+            storePixelRun(
+                bb, nIv, add(bb, first, r),
+                ArrayRef<Value>(accs).slice(r, std::min<int64_t>(4, rows - r)),
+                constants);
           return;
         }
         for (int64_t r = 0; r < rows; ++r) {
@@ -3733,6 +3782,18 @@ struct KernelBuilder {
     // accumulators are `accs`.
     auto pixelEpilogue = [&](OpBuilder &ob, Value nIv, const Previous &prev,
                              int64_t r, ValueRange accs) {
+      // Packed pixels: the run of up to four that pixel r ends (the callers
+      // go through r in order), from pixel r - r % 4, whose column is its
+      // flat index (hp = 1).
+      if (packsPixels) {
+        if (r % 4 != 3 && r != rows - 1)
+          return;
+        int64_t r0 = r - r % 4;
+        SmallVector<Value> run(accs.begin() + r0, accs.begin() + r + 1);
+        storePixelRun(ob, nIv, pixelOf(ob, prev.t, r0).second, run,
+                      prev.constants);
+        return;
+      }
       auto [oh, ow] = pixelOf(ob, prev.t, r);
       SmallVector<Value> pixelAccs(accs.slice(r * nr, nr));
       storePixel(ob, nIv, oh, ow, prev.channel, pixelAccs, prev.constants);
