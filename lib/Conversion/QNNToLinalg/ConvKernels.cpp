@@ -194,6 +194,12 @@ static bool masksPaddedChannels(KernelFlavor flavor) {
   return flavor == KernelFlavor::VNNI || flavor == KernelFlavor::Int16AVX512;
 }
 
+/// Whether a GEMM kernel of `channels` stored output channels pairs pixels
+/// (KernelBuilder::pairsPixels): VNNI, at most half of one 16-lane block.
+static bool pairsChannels(KernelFlavor flavor, int64_t channels) {
+  return flavor == KernelFlavor::VNNI && channels > 0 && channels <= 8;
+}
+
 /// Whether the flavor's kernels read the activations widened to i16, their
 /// zero point subtracted (the int16 ones: emitGemmConv widens them).
 static bool readsWidenedInput(KernelFlavor flavor) {
@@ -962,7 +968,7 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
   // instead (KernelBuilder::pairsPixels): every lane computes.
   int64_t lanes = KernelSpec{flavor}.lanes();
   int64_t padding = roundUp(o, lanes) - o;
-  bool pairs = flavor == KernelFlavor::VNNI && o <= lanes / 2;
+  bool pairs = pairsChannels(flavor, o);
   if (epilogue && (depthwise ? c % 16 != 0
                              : padding != 0 && !pairs &&
                                    (!masksPaddedChannels(flavor) ||
@@ -1170,8 +1176,48 @@ struct KernelBuilder {
   /// their own, half the lanes of every instruction were padding, and the
   /// i32 results went through a separate epilogue.
   bool pairsPixels() const {
-    return s.flavor == KernelFlavor::VNNI && !s.isDepthwise() &&
-           s.lanes() == 16 && s.op == 16 && s.oc > 0 && s.oc <= 8 && epilogue;
+    return pairsChannels(s.flavor, s.oc) && !s.isDepthwise() && s.op == 16 &&
+           epilogue;
+  }
+
+  /// Whether the GEMM kernel is a flattened pointwise one (1x1 at stride 1,
+  /// its [h, w] plane seen as one row: hp = 1): consecutive pixels' bytes,
+  /// in and out, are contiguous.
+  bool flatPointwise() const {
+    return s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.hp == 1;
+  }
+
+  /// A constant i1 vector of `width` lanes, lanes [first, first + count)
+  /// set.
+  Value laneMask(int64_t width, int64_t first, int64_t count) {
+    SmallVector<bool> bits(width, false);
+    std::fill_n(bits.begin() + first, count, true);
+    return constant(DenseElementsAttr::get(
+        VectorType::get({width}, b.getI1Type()), ArrayRef<bool>(bits)));
+  }
+
+  /// `slot`, made once: `source` collapsed by `groups`, right after
+  /// `source` (the kernel's input or output view).
+  Value collapsedOnce(Value &slot, Value source,
+                      SmallVector<ReassociationIndices> groups) {
+    if (!slot) {
+      OpBuilder eb(b.getContext());
+      eb.setInsertionPointAfterValue(source);
+      slot = memref::CollapseShapeOp::create(eb, loc, source, groups);
+    }
+    return slot;
+  }
+
+  /// acc + the vpdpbusd of `a` (unsigned bytes) and `w` (signed bytes), at
+  /// acc's width (4, 8 or 16 i32 lanes), or its generic emulation.
+  Value vpdpbusd(OpBuilder &ob, Value acc, Value a, Value w) {
+    if (emulate)
+      return emulateVpdpbusd(ob, loc, acc, a, w);
+    int64_t lanes = cast<VectorType>(acc.getType()).getNumElements();
+    StringRef name = lanes == 4   ? "llvm.x86.avx512.vpdpbusd.128"
+                     : lanes == 8 ? "llvm.x86.avx512.vpdpbusd.256"
+                                  : "llvm.x86.avx512.vpdpbusd.512";
+    return intrinsic(ob, name, acc.getType(), ValueRange{acc, a, w});
   }
 
   /// A vector of `type` (16 or 64 elements: one block's lanes) from
@@ -2671,10 +2717,7 @@ struct KernelBuilder {
         !type.getElementType().isInteger(32))
       return {};
     return derived(v, "oddChannels", [&](OpBuilder &db) -> Value {
-      SmallVector<bool> lanes(16, true);
-      lanes.back() = false;
-      Value mask = constant(DenseElementsAttr::get(
-          VectorType::get({16}, db.getI1Type()), ArrayRef<bool>(lanes)));
+      Value mask = laneMask(16, 0, 15);
       Value pass =
           constant(DenseElementsAttr::get(type, db.getI32IntegerAttr(0)));
       return vector::MaskedLoadOp::create(
@@ -2736,10 +2779,7 @@ struct KernelBuilder {
     auto maskType = VectorType::get({width}, ob.getI1Type());
     Value mask;
     if (at) {
-      SmallVector<bool> bits;
-      for (int64_t i = 0; i < width; ++i)
-        bits.push_back(*at + i < s.oc);
-      mask = constant(DenseElementsAttr::get(maskType, ArrayRef<bool>(bits)));
+      mask = laneMask(width, 0, s.oc - *at);
     } else {
       mask = vector::CreateMaskOp::create(
           ob, loc, maskType,
@@ -3105,26 +3145,17 @@ struct KernelBuilder {
     assert(s.flavor == KernelFlavor::VNNI && s.d >= -128 && s.d <= 128 &&
            "a VNNI window coefficient (KernelSpec::fromAttr)");
     // The input as [n, hp, wp * cp]: a run of taps is one row slice.
-    if (!memo.inputRows) {
-      OpBuilder eb = OpBuilder::atBlockBegin(entry);
-      eb.setInsertionPointAfterValue(x);
-      memo.inputRows = memref::CollapseShapeOp::create(
-          eb, loc, x, SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-    }
+    Value rows = collapsedOnce(memo.inputRows, x, {{0}, {1}, {2, 3}});
     auto bytes = VectorType::get({width}, ob.getI8Type());
     Value chunk;
     if (n == width) {
-      chunk = vector::LoadOp::create(ob, loc, bytes, memo.inputRows, at);
+      chunk = vector::LoadOp::create(ob, loc, bytes, rows, at);
     } else {
-      SmallVector<bool> first(width, false);
-      std::fill_n(first.begin(), n, true);
-      Value mask = constant(DenseElementsAttr::get(
-          VectorType::get({width}, ob.getI1Type()), ArrayRef<bool>(first)));
       // Bytes that flip to 0 below.
       Value fill = constant(DenseElementsAttr::get(
           bytes, ob.getI8IntegerAttr(s.inputSigned ? -128 : 0)));
-      chunk = vector::MaskedLoadOp::create(ob, loc, bytes, memo.inputRows, at,
-                                           mask, fill);
+      chunk = vector::MaskedLoadOp::create(ob, loc, bytes, rows, at,
+                                           laneMask(width, 0, n), fill);
     }
     // Signed input bytes x as loadA reads them: x xor 0x80 = x + 128.
     if (s.inputSigned)
@@ -3138,17 +3169,10 @@ struct KernelBuilder {
   /// one vpdpbusd at the chunk's width against d in every byte (d = 128 as
   /// -128, the caller negating the total).
   Value addWindowBytes(OpBuilder &ob, Value sum, Value chunk) {
-    auto bytes = cast<VectorType>(chunk.getType());
-    int64_t width = bytes.getNumElements();
-    Value coefficient = constant(DenseElementsAttr::get(
-        bytes, ob.getI8IntegerAttr(s.d == 128 ? -128 : s.d)));
-    if (emulate)
-      return emulateVpdpbusd(ob, loc, sum, chunk, coefficient);
-    StringRef dpbusd = width == 16   ? "llvm.x86.avx512.vpdpbusd.128"
-                       : width == 32 ? "llvm.x86.avx512.vpdpbusd.256"
-                                     : "llvm.x86.avx512.vpdpbusd.512";
-    return intrinsic(ob, dpbusd, sum.getType(),
-                     ValueRange{sum, chunk, coefficient});
+    Value coefficient = constant(
+        DenseElementsAttr::get(cast<VectorType>(chunk.getType()),
+                               ob.getI8IntegerAttr(s.d == 128 ? -128 : s.d)));
+    return vpdpbusd(ob, sum, chunk, coefficient);
   }
 
   /// A butterfly of shuffles and adds over each aligned segment of
@@ -3223,10 +3247,7 @@ struct KernelBuilder {
     switch (s.flavor) {
     case KernelFlavor::VNNI:
     case KernelFlavor::DepthwiseVNNI:
-      if (emulate)
-        return emulateVpdpbusd(ob, loc, acc, a, wv);
-      return intrinsic(ob, "llvm.x86.avx512.vpdpbusd.512", acc.getType(),
-                       ValueRange{acc, a, wv});
+      return vpdpbusd(ob, acc, a, wv);
     case KernelFlavor::Int16:
     case KernelFlavor::Int16AVX512: {
       StringRef name = s.flavor == KernelFlavor::Int16
@@ -3323,13 +3344,7 @@ struct KernelBuilder {
       return pairs ? (rows + 1) / 2 : rows * nr;
     };
     // The lanes of the second pixel of a pair.
-    Value upperHalf;
-    if (pairs) {
-      SmallVector<bool> upper(lanes, false);
-      std::fill(upper.begin() + lanes / 2, upper.end(), true);
-      upperHalf = constant(DenseElementsAttr::get(
-          VectorType::get({lanes}, b.getI1Type()), ArrayRef<bool>(upper)));
-    }
+    Value upperHalf = pairs ? laneMask(lanes, lanes / 2, lanes / 2) : Value();
     // Pair q's value from pixel values `v` (per pixel): lanes of pixel 2q,
     // then of pixel 2q + 1 (2q again when it is the last pixel).
     auto pairOf = [&](OpBuilder &ob, ArrayRef<Value> v, size_t q) -> Value {
@@ -3395,8 +3410,7 @@ struct KernelBuilder {
       bool negated = s.d == 128;
       // A flattened pointwise kernel's pixels (one row: hp = 1) are
       // consecutive, their bytes contiguous.
-      if (s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 && s.hp == 1 &&
-          llvm::isPowerOf2_64(s.cp) && s.cp <= 64) {
+      if (flatPointwise() && llvm::isPowerOf2_64(s.cp) && s.cp <= 64) {
         sums = contiguousWindowSums(bb, nIv, iwBase[0], iwBase.size());
       } else {
         for (size_t r = 0; r < ihBase.size(); ++r)
@@ -3464,8 +3478,7 @@ struct KernelBuilder {
     // results narrow together, as four blocks of one pixel do (packBytes:
     // the halved tail, one 64-byte store), rather than one vpmovusdb each.
     bool packsPixels = tail && lanes == 16 && nr == 1 && s.op == 16 && !s.oc &&
-                       s.kh == 1 && s.kw == 1 && s.sh == 1 && s.sw == 1 &&
-                       s.hp == 1;
+                       flatPointwise();
     // The per-channel constants of a group of blocks: each block's
     // (loadChannelConstants), and the packed tail's per-channel parts.
     struct GroupConstants {
@@ -3534,17 +3547,10 @@ struct KernelBuilder {
     // The output seen as [n, pixels * channels]: stores of consecutive
     // pixels (pairsPixels, packsPixels).
     auto outputRows = [&]() {
-      if (!memo.outputRows) {
-        OpBuilder eb(b.getContext());
-        eb.setInsertionPointAfterValue(out);
-        int64_t rank = cast<MemRefType>(out.getType()).getRank();
-        ReassociationIndices rest;
-        for (int64_t d = 1; d < rank; ++d)
-          rest.push_back(d);
-        memo.outputRows = memref::CollapseShapeOp::create(
-            eb, loc, out, SmallVector<ReassociationIndices>{{0}, rest});
-      }
-      return memo.outputRows;
+      ReassociationIndices rest;
+      for (int64_t d = 1; d < cast<MemRefType>(out.getType()).getRank(); ++d)
+        rest.push_back(d);
+      return collapsedOnce(memo.outputRows, out, {{0}, rest});
     };
     // Applies the epilogue to the accumulators `accs` (one to four) of the
     // consecutive pixels from flat pixel `pixel` of image nIv (packsPixels)
@@ -3592,11 +3598,8 @@ struct KernelBuilder {
         vector::StoreOp::create(bb, loc, v, outputRows(), at);
         return;
       }
-      SmallVector<bool> bits(lanes, false);
-      std::fill_n(bits.begin(), n, true);
-      Value mask = constant(DenseElementsAttr::get(
-          VectorType::get({lanes}, bb.getI1Type()), ArrayRef<bool>(bits)));
-      vector::MaskedStoreOp::create(bb, loc, outputRows(), at, mask, v);
+      vector::MaskedStoreOp::create(bb, loc, outputRows(), at,
+                                    laneMask(lanes, 0, n), v);
     };
 
     // One tile: every group of nr blocks (or the one `group` of a parallel
