@@ -115,16 +115,20 @@ DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
                             inputSigned ? 1 : 0, izp, d, mult};
   if (inH)
     v.append({inH, inW, padTop, padLeft});
-  // (Depthwise kernels never store fewer channels: the sizes stay apart.)
+  // (Depthwise kernels never store fewer channels, nor GEMM kernels group
+  // pixels: the one entry after the 18 is either.)
   if (oc)
     v.push_back(oc);
+  if (pixelGroup > 1)
+    v.push_back(pixelGroup);
   return DenseI64ArrayAttr::get(ctx, v);
 }
 
 FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   ArrayRef<int64_t> v = attr.asArrayRef();
   // 18 entries, 22 for a self-padding depthwise kernel (inH, inW, padTop,
-  // padLeft), 19 for a GEMM kernel that stores fewer channels (oc).
+  // padLeft), 19 for a GEMM kernel that stores fewer channels (oc) or a
+  // depthwise one that groups pixels (pixelGroup).
   if ((v.size() != 18 && v.size() != 19 && v.size() != 22) || v[0] < 0 ||
       v[0] > 6)
     return failure();
@@ -155,6 +159,17 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
     return failure();
   if (s.flavor == KernelFlavor::VNNI && (s.d < -128 || s.d > 128))
     return failure();
+  // Grouped pixels: 16 / g channels of a padded plane at stride 1, one
+  // block, multiplier 1; the view's columns step by g pixels.
+  if (v.size() == 19 && s.isDepthwise()) {
+    s.pixelGroup = v[18];
+    int64_t g = s.pixelGroup;
+    if (s.flavor != KernelFlavor::DepthwiseVNNI ||
+        (g != 2 && g != 4 && g != 8) || s.cp != 16 || s.op != 16 ||
+        s.mult != 1 || s.sw != g || s.dw != 1)
+      return failure();
+    return s;
+  }
   // The stored channels end in the last block.
   if (v.size() == 19) {
     s.oc = v[18];
@@ -543,10 +558,9 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
   Type i32 = builder.getI32Type();
   Type xElement =
       readsWidenedInput(s.flavor) ? builder.getI16Type() : builder.getI8Type();
-  SmallVector<Type> inputs = {
-      MemRefType::get({s.n, s.inputH(), s.inputW(), s.cp}, xElement),
-      MemRefType::get(weightShape, weightElement),
-      MemRefType::get({s.corrSize()}, i32)};
+  SmallVector<Type> inputs = {MemRefType::get(s.inputShape(), xElement),
+                              MemRefType::get(weightShape, weightElement),
+                              MemRefType::get({s.corrSize()}, i32)};
   inputs.append(extra.begin(), extra.end());
   inputs.push_back(outType);
   OpBuilder::InsertionGuard guard(builder);
@@ -586,19 +600,25 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
       Type element = v.getElementType();
       auto type = RankedTensorType::get({s.op}, element);
       // Most layers need no padding: reuse the attribute as it is. Padding
-      // goes through APInt/APFloat, never through one Attribute per element.
-      if (v.getNumElements() == s.op) {
+      // goes through APInt/APFloat, never through one Attribute per element:
+      // zeros, or with grouped pixels the layer's channels again (lane l
+      // holds channel l % c).
+      auto fill = [&](auto values, auto zero) {
+        int64_t c = values.size();
+        values.resize(s.op, zero);
+        if (s.pixelGroup > 1)
+          for (int64_t l = c; l < s.op; ++l)
+            values[l] = values[l % c];
+        constants.push_back(DenseElementsAttr::get(type, values));
+      };
+      if (v.getNumElements() == s.op)
         constants.push_back(v.reshape(type));
-      } else if (isa<FloatType>(element)) {
-        SmallVector<APFloat> values(v.getValues<APFloat>());
-        values.resize(s.op, APFloat::getZero(
-                                cast<FloatType>(element).getFloatSemantics()));
-        constants.push_back(DenseElementsAttr::get(type, values));
-      } else {
-        SmallVector<APInt> values(v.getValues<APInt>());
-        values.resize(s.op, APInt(element.getIntOrFloatBitWidth(), 0));
-        constants.push_back(DenseElementsAttr::get(type, values));
-      }
+      else if (isa<FloatType>(element))
+        fill(SmallVector<APFloat>(v.getValues<APFloat>()),
+             APFloat::getZero(cast<FloatType>(element).getFloatSemantics()));
+      else
+        fill(SmallVector<APInt>(v.getValues<APInt>()),
+             APInt(element.getIntOrFloatBitWidth(), 0));
       extra.push_back(MemRefType::get({s.op}, element));
     }
   }
@@ -778,6 +798,15 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
 static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
                              const KernelSpec &s, int64_t c) {
   Type element = cast<RankedTensorType>(out.getType()).getElementType();
+  // Grouped pixels: [n, oh, ow / g, g * c] is [n, oh, ow, c].
+  if (int64_t g = s.pixelGroup; g > 1) {
+    Value split = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({s.n, s.oh, s.ow, g, c}, element), out,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+    return tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({s.n, s.oh, s.ow * g, c}, element), split,
+        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}, {4}});
+  }
   int64_t mult = s.mult;
   int64_t rank = cast<RankedTensorType>(out.getType()).getRank();
   if (s.cp != c) {
@@ -803,6 +832,22 @@ static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
   return tensor::CollapseShapeOp::create(
       b, loc, RankedTensorType::get({s.n, s.oh, s.ow, c * mult}, element), out,
       SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+}
+
+/// The pixels per vector of a DepthwiseVNNI kernel (KernelSpec::pixelGroup)
+/// for a layer of `c` channels, multiplier `mult`, kernel width `kw`,
+/// padded width `paddedW`, width stride and dilation `sw` and `dw`: 16 / c
+/// when c divides 16 (2, 4 or 8 channels: a depthwise layer has at least
+/// 2) at stride 1 and the output width is a multiple of it, else 1. With
+/// fewer channels than lanes the kernel would otherwise pad them to 16
+/// (half the lanes idle at 8 channels), and its epilogue would run apart on
+/// the padded rows.
+static int64_t depthwisePixelGroup(int64_t c, int64_t mult, int64_t kw,
+                                   int64_t paddedW, int64_t sw, int64_t dw) {
+  if (mult != 1 || c < 2 || c >= 16 || 16 % c != 0 || sw != 1 || dw != 1)
+    return 1;
+  int64_t g = 16 / c, ow = paddedW - (kw - 1);
+  return ow >= g && ow % g == 0 ? g : 1;
 }
 
 /// Depthwise convolution (groups == C): out channel c * mult + j reads
@@ -860,8 +905,17 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   s.cp = roundUp(c, 16);
   s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
   s.dh = dil[0], s.dw = dil[1];
+  // Grouped pixels: the kernel's plane is the view of g-pixel columns, one
+  // per pixel (the last g - 1 pixels start none), its output columns g
+  // pixels apart.
+  int64_t g = vnni ? depthwisePixelGroup(c, mult, kw, s.wp, s.sw, s.dw) : 1;
+  if (g > 1) {
+    s.pixelGroup = g;
+    s.wp -= g - 1;
+    s.sw = g;
+  }
   s.oh = (s.hp - dil[0] * (kh - 1) - 1) / strides[0] + 1;
-  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / strides[1] + 1;
+  s.ow = (s.wp - dil[1] * (kw - 1) - 1) / s.sw + 1;
   s.op = s.cp * mult;
   s.inputSigned = !inUnsigned;
   // No kernel depends on the zero point: `corr` holds it (and, when the
@@ -909,6 +963,15 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
         }
       corr[j * s.cp + ch] = static_cast<int32_t>(-zk * sum);
     }
+  // Grouped pixels: lane l holds channel l % c of pixel l / c.
+  if (g > 1) {
+    for (int64_t base = 0; base < static_cast<int64_t>(data.size());
+         base += s.cp)
+      for (int64_t l = c; l < s.cp; ++l)
+        data[base + l] = data[base + l % c];
+    for (int64_t l = c; l < s.cp; ++l)
+      corr[l] = corr[l % c];
+  }
   if (selfPad)
     corr.append(16, static_cast<int32_t>(zk));
   Value packed = arith::ConstantOp::create(
@@ -916,7 +979,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
       DenseElementsAttr::get(
           RankedTensorType::get(wShape, b.getIntegerType(wBits)), data));
   Value padded =
-      selfPad ? input : padNHWC(b, loc, input, pads, s.cp - c, izp, flip);
+      selfPad ? input
+              : padNHWC(b, loc, input, pads, g > 1 ? 0 : s.cp - c, izp, flip);
   Value out = emitKernelCall(b, loc, op, s, padded, packed, corr,
                              s.depthwiseOutputShape(), epilogue);
   return finishDepthwise(b, loc, out, s, c);
@@ -969,10 +1033,10 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
   int64_t lanes = KernelSpec{flavor}.lanes();
   int64_t padding = roundUp(o, lanes) - o;
   bool pairs = pairsChannels(flavor, o);
-  if (epilogue && (depthwise ? c % 16 != 0
-                             : padding != 0 && !pairs &&
-                                   (!masksPaddedChannels(flavor) ||
-                                    4 * padding > o + padding)))
+  // (Depthwise layers of fewer than 16 channels: below, once the kernel's
+  // flavor is known.)
+  if (epilogue && !depthwise && padding != 0 && !pairs &&
+      (!masksPaddedChannels(flavor) || 4 * padding > o + padding))
     return failure();
   // Reorder the weights as w[o][kh][kw][i]: the position in w of a step
   // along each dimension of the stored layout.
@@ -1015,6 +1079,14 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
     bool vnni =
         flavor == KernelFlavor::VNNI &&
         (fits || (windowCoef != 0 && windowCoef >= -128 && windowCoef <= 127));
+    // An epilogue needs every lane to be a channel of the layer: 16 of them
+    // in each block, or grouped pixels (KernelSpec::pixelGroup).
+    if (epilogue && c % 16 != 0 &&
+        !(vnni && depthwisePixelGroup(c, o / c, kw,
+                                      inputType.getDimSize(2) + r.padding[1] +
+                                          r.padding[3],
+                                      r.strides[1], r.dilations[1]) > 1))
+      return failure();
     return emitDepthwise(rewriter, loc, r.op, input, inUnsigned, izp, wzp, w,
                          o / c, kh, kw, r.padding, r.strides, r.dilations, vnni,
                          vnni ? windowCoef : 0, flavor == KernelFlavor::Int16,
@@ -4585,6 +4657,20 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
   // cannot strength-reduce. MobileNet v2 (Zen 4, AOT, alternated): one
   // thread 2593-2623 -> 2534-2545 us, 8% less machine code.
   Value x = body->getArgument(0);
+  // Grouped pixels (KernelSpec::pixelGroup): the plane of cp / g channels
+  // seen as overlapping columns of cp lanes, one every cp / g elements.
+  if (int64_t g = spec.pixelGroup; g > 1) {
+    ArrayRef<int64_t> plane = cast<MemRefType>(x.getType()).getShape();
+    int64_t c = plane[3];
+    SmallVector<int64_t> strides = {plane[1] * plane[2] * c, plane[2] * c, c,
+                                    1};
+    SmallVector<int64_t> sizes = {spec.n, spec.hp, spec.wp, spec.cp};
+    auto viewType = MemRefType::get(
+        sizes, cast<MemRefType>(x.getType()).getElementType(),
+        StridedLayoutAttr::get(builder.getContext(), 0, strides));
+    x = memref::ReinterpretCastOp::create(builder, func.getLoc(), viewType, x,
+                                          0, sizes, strides);
+  }
   KernelSpec flat = spec;
   // (1x1 at stride 1: the output plane is the input plane, oh = hp.)
   if (!spec.isDepthwise() && spec.kh == 1 && spec.kw == 1 && spec.sh == 1 &&

@@ -120,8 +120,7 @@ struct MaterializeConvKernelsPass
       if (type.getNumInputs() != outIndex + 1 || type.getNumResults() != 0 ||
           !memref(0) || !memref(1) || !memref(2) || !memref(outIndex) ||
           !channelArgsOk ||
-          memref(0).getShape() !=
-              ArrayRef<int64_t>{k.n, k.inputH(), k.inputW(), k.cp} ||
+          memref(0).getShape() != ArrayRef<int64_t>(k.inputShape()) ||
           memref(1).getShape() != ArrayRef<int64_t>(wShape) ||
           memref(2).getShape() != ArrayRef<int64_t>{k.corrSize()} ||
           memref(outIndex).getShape() != ArrayRef<int64_t>(outShape) ||

@@ -170,6 +170,18 @@ struct KernelSpec {
   /// an epilogue's 8-bit results need no strided copy out of padded rows).
   /// 0 = op.
   int64_t oc = 0;
+  /// DepthwiseVNNI only: pixels per 16-lane vector (2, 4 or 8), for layers
+  /// of 16 / pixelGroup channels at stride 1 along the width. 1 = one
+  /// pixel's cp channels per vector. Above 1, the input memref is the
+  /// padded plane [n, hp, wp + pixelGroup - 1, cp / pixelGroup], which the
+  /// kernel views as [n, hp, wp, cp] with a column step of cp / pixelGroup
+  /// elements (column iw: pixels iw to iw + pixelGroup - 1), and [hp, wp,
+  /// sw = pixelGroup, ow] describe that view: output column X holds pixels
+  /// pixelGroup * X to pixelGroup * X + pixelGroup - 1, lane l channel l %
+  /// (cp / pixelGroup), and the weights, `corr` and channel constants
+  /// repeat the layer's channels across the vector. Every lane computes
+  /// (the alternative pads the channels to 16).
+  int64_t pixelGroup = 1;
   int64_t storedChannels() const { return oc ? oc : op; }
   int64_t inputH() const { return inH ? inH : hp; }
   /// Elements of the kernel's `corr` vector: one per output channel, and
@@ -177,6 +189,13 @@ struct KernelSpec {
   /// (the lanes read outside the input).
   int64_t corrSize() const { return inH ? op + 16 : op; }
   int64_t inputW() const { return inW ? inW : wp; }
+  /// The kernel's input memref: [n, inputH, inputW, cp], or with grouped
+  /// pixels the padded plane they are read from.
+  SmallVector<int64_t> inputShape() const {
+    if (pixelGroup > 1)
+      return {n, hp, wp + pixelGroup - 1, cp / pixelGroup};
+    return {n, inputH(), inputW(), cp};
+  }
 
   /// Values of K per instruction step and output channels per vector.
   int64_t kGroup() const;

@@ -160,3 +160,30 @@ func.func private @window_generic(memref<1x9x9x16xi8>, memref<1x3x3x16xi16>, mem
 // [-128, 128], not 129.
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @gemm_window_129(memref<1x4x4x8xi8>, memref<1x1x1x2x64xi8>, memref<16xi32>, memref<1x4x4x16xi32>) attributes {qnn.conv_kernel = array<i64: 3, 1, 4, 4, 8, 4, 4, 1, 1, 1, 1, 1, 1, 16, 0, 0, 129, 1>}
+
+// -----
+
+// A depthwise kernel that groups pixels (entry 19, KernelSpec::pixelGroup)
+// holds 2, 4 or 8 of them per vector, not 3,
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @dw_group3(memref<1x6x9x5xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x4x2x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 6, 7, 16, 4, 2, 3, 3, 1, 3, 1, 1, 16, 0, 0, 0, 1, 3>}
+
+// -----
+
+// and its view's columns step by the group (stride 1 in pixels): sw = 2
+// for 2 pixels, not 1,
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @dw_group_stride(memref<1x6x8x8xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x4x5x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 6, 7, 16, 4, 5, 3, 3, 1, 1, 1, 1, 16, 0, 0, 0, 1, 2>}
+
+// -----
+
+// only on the VNNI depthwise kernel (not the generic one),
+// expected-error @+1 {{malformed qnn.conv_kernel attribute}}
+func.func private @dw_group_generic(memref<1x6x8x8xi8>, memref<1x3x3x16xi16>, memref<16xi32>, memref<1x4x3x16xi32>) attributes {qnn.conv_kernel = array<i64: 4, 1, 6, 7, 16, 4, 3, 3, 3, 1, 2, 1, 1, 16, 0, 0, 0, 1, 2>}
+
+// -----
+
+// and its input is the padded plane of 8 channels, [1, 6, 7 + 1, 8], not
+// the [1, 6, 7, 16] view the kernel reads it through.
+// expected-error @+1 {{kernel @dw_group_plane does not have the signature its qnn.conv_kernel attribute describes}}
+func.func private @dw_group_plane(memref<1x6x7x16xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x4x3x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 6, 7, 16, 4, 3, 3, 3, 1, 2, 1, 1, 16, 0, 0, 0, 1, 2>}
