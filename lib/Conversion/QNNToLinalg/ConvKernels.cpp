@@ -160,7 +160,8 @@ FailureOr<KernelSpec> KernelSpec::fromAttr(DenseI64ArrayAttr attr) {
   if (s.flavor == KernelFlavor::VNNI && (s.d < -128 || s.d > 128))
     return failure();
   // Grouped pixels: 16 / g channels of a padded plane at stride 1, one
-  // block, multiplier 1; the view's columns step by g pixels.
+  // block, multiplier 1; its output columns are g pixels apart (sw = g;
+  // the view's columns, one pixel apart, overlap).
   if (v.size() == 19 && s.isDepthwise()) {
     s.pixelGroup = v[18];
     int64_t g = s.pixelGroup;
@@ -578,7 +579,8 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
 /// kernel's s.op output channels for layers whose channels do not fill the
 /// last block: on the AVX-512 targets every GEMM layer, whose kernels store
 /// those channels masked, elsewhere dense layers, whose padded 8-bit rows
-/// are then sliced).
+/// are then sliced; repeated across the lanes for a depthwise kernel that
+/// groups pixels, KernelSpec::pixelGroup).
 static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
                             const KernelSpec &s, Value paddedInput,
                             Value packedWeights, ArrayRef<int32_t> corr,
@@ -793,8 +795,9 @@ static Value emitGemmConv(OpBuilder &b, Location loc, Operation *op,
   return out;
 }
 
-/// The depthwise kernel's [N, OH, OW, M, Cp] i32 output as [N, OH, OW,
-/// C * M] (channel-major: output channel c * M + j).
+/// The depthwise kernel's [N, OH, OW, M, Cp] output (i32, or an
+/// epilogue's results) as [N, OH, OW, C * M] (channel-major: output channel
+/// c * M + j); with grouped pixels [N, OH, OW / g, 16] as [N, OH, OW, C].
 static Value finishDepthwise(OpBuilder &b, Location loc, Value out,
                              const KernelSpec &s, int64_t c) {
   Type element = cast<RankedTensorType>(out.getType()).getElementType();
@@ -855,7 +858,8 @@ static int64_t depthwisePixelGroup(int64_t c, int64_t mult, int64_t kw,
 /// avx512-vnni target, when every w - wzp fits in a signed byte, or with 2
 /// to 4 kernel rows every w - wzp - windowCoef) the kernel is
 /// DepthwiseVNNI: activations as unsigned bytes (s8 ones flipped, the
-/// zero point + 128), one channel per i32 lane (zero-extended bytes), and
+/// zero point + 128), one channel per i32 lane (zero-extended bytes; with
+/// 2, 4 or 8 channels, 16 / C pixels' channels: depthwisePixelGroup), and
 /// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane
 /// (with 2 to 4 kernel rows, kernel row y's w - wzp in byte y of one lane
 /// per kernel column: packsKernelRows).

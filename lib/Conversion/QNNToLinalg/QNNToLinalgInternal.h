@@ -142,7 +142,8 @@ std::optional<KernelFlavor> flavorForTarget(StringRef target);
 /// declaration as attribute `qnn.conv_kernel`.
 struct KernelSpec {
   KernelFlavor flavor = KernelFlavor::Generic;
-  /// Padded input [n, hp, wp, cp], output [n, oh, ow, op].
+  /// Padded input [n, hp, wp, cp] (with grouped pixels, the view of the
+  /// input; see pixelGroup), output [n, oh, ow, op].
   int64_t n = 1, hp = 1, wp = 1, cp = 1, oh = 1, ow = 1;
   int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1, op = 1;
   bool inputSigned = true;

@@ -12,6 +12,7 @@
 // [1, 4, 3, 16] is [1, 4, 6, 8]: an expand and a collapse, no copy.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=INT16
 
 // CALL-LABEL: func.func @dw8
 // CALL: arith.constant dense<{{\[\[\[\[}}65793, 131586, 197379, 263172, 328965, 394758, 460551, 526344, 65793, 131586, 197379, 263172, 328965, 394758, 460551, 526344],
@@ -70,4 +71,34 @@ func.func @dw8_odd_width(%x: tensor<1x4x7x8xi8>) -> tensor<1x4x7x8xi8> {
   %b = arith.constant dense<[1, 2, 3, 4, 5, 6, 7, 8]> : tensor<8xi32>
   %y = npu.conv2d %x, %w, %b {input_scale = 2.595200e-02 : f32, input_zero_point = 50 : i32, weight_scale = array<f32: 3.342800e-03>, weight_zero_point = 0 : i32, output_scale = 8.697500e-02 : f32, output_zero_point = 72 : i32, rounding = #qnn.rounding<tflite>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 8 : i64, pad_value = 50 : i32, activation = #npu.activation<clip>, act_min = -108 : i32, act_max = 97 : i32} : (tensor<1x4x7x8xi8>, tensor<8x3x3x1xi8>, tensor<8xi32>) -> tensor<1x4x7x8xi8>
   return %y : tensor<1x4x7x8xi8>
+}
+
+// -----
+
+// Nor with 6 channels (16 is not a multiple of 6): padded to 16, the
+// epilogue apart; the int16 target (8-lane kernels) never groups pixels.
+// CALL-LABEL: func.func @dw6
+// CALL: call @__qnn_kernel_dwvnni_1_6_10_16_4_8_3_3_1_1_1_1_16_0_0_0_1(
+// CALL: linalg.generic
+// INT16-LABEL: func.func @dw6
+// INT16-NOT: reinterpret_cast
+// INT16: call @__qnn_kernel_dwavx2_
+func.func @dw6(%x: tensor<1x4x8x6xi8>) -> tensor<1x4x8x6xi8> {
+  %w = arith.constant dense<"0xE7EEE7615EF35F30E49B482E15CAE75007201E12617B0FEDA7E1647796FF022BEA8ED02A82A175930F2337CD3794C52208006D6B1AF0"> : tensor<6x3x3x1xi8>
+  %b = arith.constant dense<0> : tensor<6xi32>
+  %y = npu.conv2d %x, %w, %b {input_scale = 2.595200e-02 : f32, input_zero_point = 50 : i32, weight_scale = array<f32: 3.342800e-03>, weight_zero_point = 0 : i32, output_scale = 8.697500e-02 : f32, output_zero_point = 72 : i32, rounding = #qnn.rounding<tflite>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 1>, groups = 6 : i64, pad_value = 50 : i32, activation = #npu.activation<clip>, act_min = -108 : i32, act_max = 97 : i32} : (tensor<1x4x8x6xi8>, tensor<6x3x3x1xi8>, tensor<6xi32>) -> tensor<1x4x8x6xi8>
+  return %y : tensor<1x4x8x6xi8>
+}
+
+// -----
+
+// Nor with dilation 2 along the width (a tap two pixels on).
+// CALL-LABEL: func.func @dw8_dilated
+// CALL: call @__qnn_kernel_dwvnni_1_6_10_16_4_6_3_3_1_1_1_2_16_0_0_0_1(
+// CALL: linalg.generic
+func.func @dw8_dilated(%x: tensor<1x4x8x8xi8>) -> tensor<1x4x6x8xi8> {
+  %w = arith.constant dense<"0xC0CBD625658AAC2C9FAA07D13C447E33051EEEF95A60E56143D6C43BCAD76C008A9B0A6B5FC933154A6DE28404A897C525262E6A7C07BCBEE841F745C55D4E9F747F615164C6F728"> : tensor<8x3x3x1xi8>
+  %b = arith.constant dense<0> : tensor<8xi32>
+  %y = npu.conv2d %x, %w, %b {input_scale = 2.595200e-02 : f32, input_zero_point = 50 : i32, weight_scale = array<f32: 3.342800e-03>, weight_zero_point = 0 : i32, output_scale = 8.697500e-02 : f32, output_zero_point = 72 : i32, rounding = #qnn.rounding<tflite>, strides = array<i64: 1, 1>, padding = array<i64: 1, 1, 1, 1>, dilations = array<i64: 1, 2>, groups = 8 : i64, pad_value = 50 : i32, activation = #npu.activation<clip>, act_min = -108 : i32, act_max = 97 : i32} : (tensor<1x4x8x8xi8>, tensor<8x3x3x1xi8>, tensor<8xi32>) -> tensor<1x4x6x8xi8>
+  return %y : tensor<1x4x6x8xi8>
 }

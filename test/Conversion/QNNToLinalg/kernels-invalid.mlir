@@ -170,8 +170,8 @@ func.func private @dw_group3(memref<1x6x9x5xi8>, memref<1x1x3x16xi32>, memref<16
 
 // -----
 
-// and its view's columns step by the group (stride 1 in pixels): sw = 2
-// for 2 pixels, not 1,
+// and its output columns are the group's pixels apart (stride 1 in
+// pixels): sw = 2 for 2 pixels, not 1,
 // expected-error @+1 {{malformed qnn.conv_kernel attribute}}
 func.func private @dw_group_stride(memref<1x6x8x8xi8>, memref<1x1x3x16xi32>, memref<16xi32>, memref<1x4x5x16xi32>) attributes {qnn.conv_kernel = array<i64: 5, 1, 6, 7, 16, 4, 5, 3, 3, 1, 1, 1, 1, 16, 0, 0, 0, 1, 2>}
 

@@ -65,9 +65,9 @@ def main():
     out += conv_case("c2_k2_sh2", rng, "i8", 9, 17, 2, 2, 2, 2, (2, 1),
                      (0, 0, 0, 0), groups=2, act="clip",
                      rounding="tflite_single")
-    # 4 channels, 40 columns of 20 rows (interior tiles and border columns,
-    # rows carried down in serial code): a 3x3 kernel padded on the right
-    # and below.
+    # 4 channels, 40 columns of 20 rows (several tiles per row; in serial
+    # code the packed columns carry down the rows): a 3x3 kernel padded on
+    # the right and below.
     out += conv_case("c4_wide", rng, "i8", 20, 40, 4, 4, 3, 3, (1, 1),
                      (0, 0, 2, 2), groups=4, act="leaky", rounding="upward")
     # 8 channels and a 5x5 kernel (rows not packed: one tap per row).
@@ -81,6 +81,18 @@ def main():
                      (0, 0, 1, 1), groups=8, act="relu")
     # The qnn form of a TFLite depthwise layer of 8 channels.
     out += qnn_case("qnn_c8", rng, 10, 14, 8)
+    # A batch of 2 (the view's image stride), 4 channels of s8 input with
+    # 8-bit unsigned weights beside their zero point (flipped input and a
+    # window coefficient) and dilation 2 in height.
+    out += conv_case("c4_n2_dh2", rng, "i8", 9, 8, 4, 4, 3, 3, (1, 1),
+                     (2, 1, 2, 1), groups=4, wt="ui8", wzp=90,
+                     per_channel=False, act="relu", n=2, dilations=(2, 1))
+    # One kernel row (1x3: rows not packed) and one kernel column (3x1:
+    # the view's every column is an output column's only tap).
+    out += conv_case("c8_k1x3", rng, "i8", 5, 10, 8, 8, 1, 3, (1, 1),
+                     (0, 1, 0, 1), groups=8, act="clip")
+    out += conv_case("c2_k3x1", rng, "ui8", 6, 16, 2, 2, 3, 1, (1, 1),
+                     (1, 0, 1, 0), groups=2, act="lut")
     print("\n".join(out))
 
 

@@ -87,21 +87,21 @@ def activation(rng, kind, t, out_zp):
 
 def conv_case(name, rng, t, H, W, C, O, kh, kw, strides, pads, groups=1,
               wt="i8", wzp=0, per_channel=True, bias="const", act="clip",
-              rounding="tflite"):
-    """An npu.conv2d entry @name(x[, bias]) -> y."""
+              rounding="tflite", n=1, dilations=(1, 1)):
+    """An npu.conv2d entry @name(x[, bias]) -> y (batch n)."""
     lo, hi = storage(t)
     izp = rng.int(lo + 10, hi - 10)
     out_zp = rng.int(lo + 10, hi - 10)
     cin = C // groups
     wlo, whi = storage(wt)
     weights = [rng.int(wlo, whi) for _ in range(O * kh * kw * cin)]
-    OH = (H + pads[0] + pads[2] - kh) // strides[0] + 1
-    OW = (W + pads[1] + pads[3] - kw) // strides[1] + 1
+    OH = (H + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+    OW = (W + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
     ws = [rng.scale(0.002, 0.02) for _ in range(O if per_channel else 1)]
-    args = ["%%x: %s" % ttype([1, H, W, C], t)]
+    args = ["%%x: %s" % ttype([n, H, W, C], t)]
     body = ["  %%w = %s" % dense(weights, [O, kh, kw, cin], wt)]
     operands = "%x, %w"
-    types = [ttype([1, H, W, C], t), ttype([O, kh, kw, cin], wt)]
+    types = [ttype([n, H, W, C], t), ttype([O, kh, kw, cin], wt)]
     if bias == "const":
         body.append("  %%b = %s" % dense(
             [rng.int(-3000, 3000) for _ in range(O)], [O], "i32"))
@@ -114,14 +114,15 @@ def conv_case(name, rng, t, H, W, C, O, kh, kw, strides, pads, groups=1,
              "array<f32: %s>, weight_zero_point = %d : i32, output_scale = %s, "
              "output_zero_point = %d : i32, rounding = #qnn.rounding<%s>, "
              "strides = array<i64: %d, %d>, padding = array<i64: %d, %d, %d, "
-             "%d>, dilations = array<i64: 1, 1>, groups = %d : i64, pad_value "
-             "= %d : i32, %s" % (
+             "%d>, dilations = array<i64: %d, %d>, groups = %d : i64, "
+             "pad_value = %d : i32, %s" % (
                  f32(rng.scale(0.01, 0.05)), izp,
                  ", ".join("%.6e" % s for s in ws), wzp,
                  f32(rng.scale(0.05, 0.2)), out_zp, rounding, strides[0],
-                 strides[1], pads[0], pads[1], pads[2], pads[3], groups, izp,
+                 strides[1], pads[0], pads[1], pads[2], pads[3],
+                 dilations[0], dilations[1], groups, izp,
                  activation(rng, act, t, out_zp)))
-    result = ttype([1, OH, OW, O], t)
+    result = ttype([n, OH, OW, O], t)
     body.append("  %%y = npu.conv2d %s {%s} : (%s) -> %s" % (
         operands, attrs, ", ".join(types), result))
     body.append("  return %y : " + result)
