@@ -216,6 +216,16 @@ static bool pairsChannels(KernelFlavor flavor, int64_t channels) {
   return flavor == KernelFlavor::VNNI && channels > 0 && channels <= 8;
 }
 
+/// Grouped pixels: each run of `period` values (one vector's lanes)
+/// repeats its first `c`, so that lane l holds channel l % c.
+template <typename T>
+static void repeatChannels(SmallVectorImpl<T> &values, int64_t c,
+                           int64_t period) {
+  for (size_t base = 0; base < values.size(); base += period)
+    for (int64_t l = c; l < period; ++l)
+      values[base + l] = values[base + l % c];
+}
+
 /// Whether the flavor's kernels read the activations widened to i16, their
 /// zero point subtracted (the int16 ones: emitGemmConv widens them).
 static bool readsWidenedInput(KernelFlavor flavor) {
@@ -609,8 +619,7 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
         int64_t c = values.size();
         values.resize(s.op, zero);
         if (s.pixelGroup > 1)
-          for (int64_t l = c; l < s.op; ++l)
-            values[l] = values[l % c];
+          repeatChannels(values, c, s.op);
         constants.push_back(DenseElementsAttr::get(type, values));
       };
       if (v.getNumElements() == s.op)
@@ -859,7 +868,7 @@ static int64_t depthwisePixelGroup(int64_t c, int64_t mult, int64_t kw,
 /// to 4 kernel rows every w - wzp - windowCoef) the kernel is
 /// DepthwiseVNNI: activations as unsigned bytes (s8 ones flipped, the
 /// zero point + 128), one channel per i32 lane (zero-extended bytes; with
-/// 2, 4 or 8 channels, 16 / C pixels' channels: depthwisePixelGroup), and
+/// `g` > 1, depthwisePixelGroup's, the channels of g pixels), and
 /// weights as i32 lanes of w - wzp, so that vpdpbusd adds x * w per lane
 /// (with 2 to 4 kernel rows, kernel row y's w - wzp in byte y of one lane
 /// per kernel column: packsKernelRows).
@@ -871,7 +880,7 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
                            int64_t wzp, ArrayRef<int64_t> w, int64_t mult,
                            int64_t kh, int64_t kw, ArrayRef<int64_t> pads,
                            ArrayRef<int64_t> strides, ArrayRef<int64_t> dil,
-                           bool vnni, int64_t windowCoef, bool avx2,
+                           bool vnni, int64_t windowCoef, int64_t g, bool avx2,
                            int64_t selfPadMinBytes,
                            const KernelEpilogue *epilogue) {
   auto inType = cast<RankedTensorType>(input.getType());
@@ -909,10 +918,9 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
   s.cp = roundUp(c, 16);
   s.kh = kh, s.kw = kw, s.sh = strides[0], s.sw = strides[1];
   s.dh = dil[0], s.dw = dil[1];
-  // Grouped pixels: the kernel's plane is the view of g-pixel columns, one
-  // per pixel (the last g - 1 pixels start none), its output columns g
-  // pixels apart.
-  int64_t g = vnni ? depthwisePixelGroup(c, mult, kw, s.wp, s.sw, s.dw) : 1;
+  // Grouped pixels (g > 1, VNNI only: depthwisePixelGroup): the kernel's
+  // plane is the view of g-pixel columns, one per pixel (the last g - 1
+  // pixels start none), its output columns g pixels apart.
   if (g > 1) {
     s.pixelGroup = g;
     s.wp -= g - 1;
@@ -969,12 +977,8 @@ static Value emitDepthwise(OpBuilder &b, Location loc, Operation *op,
     }
   // Grouped pixels: lane l holds channel l % c of pixel l / c.
   if (g > 1) {
-    for (int64_t base = 0; base < static_cast<int64_t>(data.size());
-         base += s.cp)
-      for (int64_t l = c; l < s.cp; ++l)
-        data[base + l] = data[base + l % c];
-    for (int64_t l = c; l < s.cp; ++l)
-      corr[l] = corr[l % c];
+    repeatChannels(data, c, s.cp);
+    repeatChannels(corr, c, s.cp);
   }
   if (selfPad)
     corr.append(16, static_cast<int32_t>(zk));
@@ -1083,17 +1087,20 @@ FailureOr<Value> lowering::lowerConvWithKernel(RewriterBase &rewriter,
     bool vnni =
         flavor == KernelFlavor::VNNI &&
         (fits || (windowCoef != 0 && windowCoef >= -128 && windowCoef <= 127));
+    // Layers of 2, 4 or 8 channels group pixels (KernelSpec::pixelGroup).
     // An epilogue needs every lane to be a channel of the layer: 16 of them
-    // in each block, or grouped pixels (KernelSpec::pixelGroup).
-    if (epilogue && c % 16 != 0 &&
-        !(vnni && depthwisePixelGroup(c, o / c, kw,
-                                      inputType.getDimSize(2) + r.padding[1] +
-                                          r.padding[3],
-                                      r.strides[1], r.dilations[1]) > 1))
+    // in each block, or grouped pixels.
+    int64_t group = vnni ? depthwisePixelGroup(c, o / c, kw,
+                                               inputType.getDimSize(2) +
+                                                   r.padding[1] + r.padding[3],
+                                               r.strides[1], r.dilations[1])
+                         : 1;
+    if (epilogue && c % 16 != 0 && group == 1)
       return failure();
     return emitDepthwise(rewriter, loc, r.op, input, inUnsigned, izp, wzp, w,
                          o / c, kh, kw, r.padding, r.strides, r.dilations, vnni,
-                         vnni ? windowCoef : 0, flavor == KernelFlavor::Int16,
+                         vnni ? windowCoef : 0, group,
+                         flavor == KernelFlavor::Int16,
                          r.depthwiseSelfPaddingMinBytes, epilogue);
   }
   return emitGemmConv(rewriter, loc, r.op, flavor, input, inUnsigned, wUnsigned,
