@@ -274,6 +274,29 @@ def ByteGlobals : Pass<"qnn-byte-globals", "ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def OrderConstantGlobals : Pass<"qnn-order-constant-globals", "ModuleOp"> {
+  let summary = "Name and order bufferization's constant globals by first use";
+  let description = [{
+    One-shot bufferization turns each tensor constant into a private
+    constant `memref.global` named `__constant_<shape>` (with a numeric
+    suffix where the name is taken), one global per distinct value. With
+    function boundaries it bufferizes the functions in an order that the
+    MLIR 22 release takes from hash maps keyed by pointers (fixed upstream
+    after the release), so the same module gave globals named and placed
+    differently from run to run, and so different LLVM modules and objects.
+
+    This pass renumbers those globals (the private constant globals whose
+    names start with `__constant_`) in the order of their first use in the
+    module, walking it in program order: the first user of a shape gets
+    `__constant_<shape>`, the next ones `__constant_<shape>_1`, `_2`, ...
+    Every symbol reference is updated, the globals are moved to the start
+    of the module in that order, and those no operation references are
+    erased (they are private). Other globals are left alone; a renamed
+    global never takes a name that one of them holds. Runs right after
+    `one-shot-bufferize`.
+  }];
+}
+
 def PlanBuffers : Pass<"qnn-plan-buffers", "func::FuncOp"> {
   let summary = "Place a function's temporary buffers in one reused workspace";
   let description = [{

@@ -65,12 +65,16 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
        << "},canonicalize,";
   // Results become out-parameters so that callers (the JIT, C code) own
   // every output buffer; static allocations of the results are hoisted to
-  // the call sites.
+  // the call sites. qnn-order-constant-globals names and places the
+  // constants' globals by first use: bufferization visits the functions
+  // of a module in an order that varies from run to run.
   os << "one-shot-bufferize{bufferize-function-boundaries "
         "function-boundary-type-conversion=identity-layout-map},"
+        "qnn-order-constant-globals,"
         "buffer-results-to-out-params{hoist-static-allocs "
         "modify-public-functions},"
-        "func.func(cse,canonicalize,qnn-copies-to-linalg,convert-linalg-to-loops),"
+        "func.func(cse,canonicalize,qnn-copies-to-linalg,convert-linalg-to-"
+        "loops),"
         "buffer-deallocation-pipeline,func.func(qnn-plan-buffers),"
         "qnn-materialize-conv-kernels{emulate-vnni="
      << (options.emulateVNNI ? "true" : "false") << " parallel=" << parallelFlag
