@@ -73,8 +73,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
         "qnn-order-constant-globals,"
         "buffer-results-to-out-params{hoist-static-allocs "
         "modify-public-functions},"
-        "func.func(cse,canonicalize,qnn-copies-to-linalg,convert-linalg-to-"
-        "loops),"
+        "func.func(cse,canonicalize,qnn-copies-to-linalg,"
+        "convert-linalg-to-loops),"
         "buffer-deallocation-pipeline,func.func(qnn-plan-buffers),"
         "qnn-materialize-conv-kernels{emulate-vnni="
      << (options.emulateVNNI ? "true" : "false") << " parallel=" << parallelFlag
