@@ -42,16 +42,31 @@ func.func @pairs8(%x: tensor<1x5x5x3xi8>) -> tensor<1x3x3x8xi8> {
 // -----
 
 // 6 channels of u8 weights with a zero point: the pair's two window sums
-// in their halves; lanes 0-5 and 8-13 packed into 12 bytes.
+// in their halves (windowSumsByColumns: in one output row, from one
+// masked 20-byte load per kernel row, lanes 0 and 2 of the windows'
+// column sums spread over the halves by one shuffle; across rows, each
+// pixel's sum, selected into its half); lanes 0-5 and 8-13 packed into
+// 12 bytes.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_7_7_4_3_3_3_3_2_2_1_1_16_0_0_38_1_6_epilogue0(
 // CHECK-DAG: %[[UPPER:.*]] = arith.constant dense<[false, false, false, false, false, false, false, false, true, true, true, true, true, true, true, true]> : vector<16xi1>
 // CHECK-DAG: %[[TWELVE:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false]> : vector<16xi1>
+// CHECK-DAG: %[[M20:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, {{.*}}]> : vector<64xi1>
 // CHECK-DAG: %[[SIX:.*]] = arith.constant dense<[true, true, true, true, true, true, false, false, false, false, false, false, false, false, false, false]> : vector<16xi1>
 // CHECK: %[[ROWS:.*]] = memref.collapse_shape %arg4 {{\[\[}}0], [1, 2, 3]] : memref<1x3x3x6xi8> into memref<1x54xi8>
+// CHECK: %[[G:.*]] = scf.if %{{.*}} -> (vector<16xi32>) {
+// CHECK-COUNT-3: vector.maskedload %{{.*}}, %[[M20]], %{{.*}} : memref<1x7x28xi8>, vector<64xi1>, vector<64xi8> into vector<64xi8>
+// CHECK: vector.shuffle %{{.*}} [1, 2, 3, {{.*}}, 15, 16] : vector<16xi32>, vector<16xi32>
+// CHECK: arith.addi
+// CHECK: vector.shuffle %{{.*}} [2, 3, 4, {{.*}}, 16, 17] : vector<16xi32>, vector<16xi32>
+// CHECK: %[[W:.*]] = arith.addi
+// CHECK: %[[PAIR:.*]] = vector.shuffle %[[W]], %[[W]] [0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2, 2, 2] : vector<16xi32>, vector<16xi32>
+// CHECK: scf.yield %[[PAIR]] : vector<16xi32>
+// CHECK: } else {
 // CHECK: %[[S0:.*]] = vector.shuffle %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<4xi32>, vector<4xi32>
 // CHECK: %[[S1:.*]] = vector.shuffle %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<4xi32>, vector<4xi32>
 // CHECK: %[[S:.*]] = arith.select %[[UPPER]], %[[S1]], %[[S0]] : vector<16xi1>, vector<16xi32>
-// CHECK: arith.addi %{{.*}}, %[[S]] : vector<16xi32>
+// CHECK: scf.yield %[[S]] : vector<16xi32>
+// CHECK: arith.addi %{{.*}}, %[[G]] : vector<16xi32>
 // CHECK: %[[B:.*]] = vector.shuffle %[[V:.*]], %[[V]] [0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 0, 0, 0, 0] : vector<16xi8>, vector<16xi8>
 // CHECK: vector.maskedstore %[[ROWS]][%{{.*}}, %{{.*}}], %[[TWELVE]], %[[B]] : memref<1x54xi8>, vector<16xi1>, vector<16xi8>
 // CHECK-COUNT-3: vector.maskedstore %[[ROWS]][%{{.*}}, %{{.*}}], %[[TWELVE]]

@@ -11,7 +11,8 @@
 // total in every lane, and the pixel's initial accumulators add it (or
 // subtract it: d = 128 is -128 in the bytes). A flattened pointwise
 // kernel (cp a power of two up to 64) sums 64 / cp consecutive pixels per
-// load instead. No vpdpbusd against a vector
+// load instead, and consecutive pixels of one output row whose kernel rows
+// fit one 64-byte load share column sums (windowSumsByColumns). No vpdpbusd against a vector
 // of ones remains in the K loop. Execution: gemm-window-sums.test
 // (emulated) and gemm-window-sums-native.test.
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
@@ -63,13 +64,40 @@ func.func @pointwise_d28(%x: tensor<1x3x3x32xui8>) -> tensor<1x3x3x16xui8> {
 
 // A uint8 first convolution with wzp 0: d = 128, as -128 in the bytes and
 // the sum subtracted; 3 channels padded to 4, so each kernel row is 12
-// bytes, a masked xmm load; three rows per pixel into one sum.
+// bytes. Rows of 3 output pixels at stride 2, a tile of 8: groups of 3
+// pixels (windowSumsByColumns). A group in one output row (the first and
+// last pixels' columns 4 apart) loads 28 bytes per kernel row (masked
+// zmm), one vpdpbusd each gives every column's sum, two lane shifts add
+// the window's three columns, and lanes 0, 2 and 4 are the pixels' sums;
+// a group across rows takes each pixel's three 12-byte rows (masked xmm
+// loads) and a butterfly.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_7_7_4_3_3_3_3_2_2_1_1_16_0_0_128_1(
+// CHECK-DAG: %[[Z16:.*]] = arith.constant dense<0> : vector<16xi32>
+// CHECK-DAG: %[[M28:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, false, {{.*}}]> : vector<64xi1>
+// CHECK-DAG: %[[D64:.*]] = arith.constant dense<-128> : vector<64xi8>
 // CHECK-DAG: %[[D:.*]] = arith.constant dense<-128> : vector<16xi8>
 // CHECK-DAG: %[[Z4:.*]] = arith.constant dense<0> : vector<4xi32>
 // CHECK-DAG: %[[M:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, true, false, false, false, false]> : vector<16xi1>
 // CHECK-DAG: %[[FILL:.*]] = arith.constant dense<0> : vector<16xi8>
 // CHECK: %[[ROWS:.*]] = memref.collapse_shape %arg0 {{\[\[}}0], [1], [2, 3]] : memref<1x7x7x4xi8> into memref<1x7x28xi8>
+// CHECK: %[[SPAN:.*]] = arith.subi
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[SPAN]], %{{.*}} : index
+// CHECK: %[[G:.*]]:3 = scf.if %[[ONE]] -> (vector<16xi32>, vector<16xi32>, vector<16xi32>) {
+// CHECK: %[[C0:.*]] = vector.maskedload %[[ROWS]][{{.*}}], %[[M28]], %{{.*}} : memref<1x7x28xi8>, vector<64xi1>, vector<64xi8> into vector<64xi8>
+// CHECK: %[[T0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[Z16]], %[[C0]], %[[D64]])
+// CHECK: %[[C1:.*]] = vector.maskedload %[[ROWS]]
+// CHECK: %[[T1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[T0]], %[[C1]], %[[D64]])
+// CHECK: %[[C2:.*]] = vector.maskedload %[[ROWS]]
+// CHECK: %[[T2:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%[[T1]], %[[C2]], %[[D64]])
+// CHECK: %[[SH1:.*]] = vector.shuffle %[[T2]], %[[Z16]] [1, 2, {{.*}}, 15, 16] : vector<16xi32>, vector<16xi32>
+// CHECK: %[[A1:.*]] = arith.addi %[[T2]], %[[SH1]] : vector<16xi32>
+// CHECK: %[[SH2:.*]] = vector.shuffle %[[T2]], %[[Z16]] [2, 3, {{.*}}, 16, 17] : vector<16xi32>, vector<16xi32>
+// CHECK: %[[WIN:.*]] = arith.addi %[[A1]], %[[SH2]] : vector<16xi32>
+// CHECK: %[[P0:.*]] = vector.shuffle %[[WIN]], %[[WIN]] [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+// CHECK: %[[P1:.*]] = vector.shuffle %[[WIN]], %[[WIN]] [2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2]
+// CHECK: %[[P2:.*]] = vector.shuffle %[[WIN]], %[[WIN]] [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4]
+// CHECK: scf.yield %[[P0]], %[[P1]], %[[P2]]
+// CHECK: } else {
 // CHECK: %[[B0:.*]] = vector.maskedload %[[ROWS]][{{.*}}], %[[M]], %[[FILL]] : memref<1x7x28xi8>, vector<16xi1>, vector<16xi8> into vector<16xi8>
 // CHECK: %[[S0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.128"(%[[Z4]], %[[B0]], %[[D]])
 // CHECK: %[[B1:.*]] = vector.maskedload %[[ROWS]]
@@ -78,8 +106,11 @@ func.func @pointwise_d28(%x: tensor<1x3x3x32xui8>) -> tensor<1x3x3x16xui8> {
 // CHECK: %[[S2:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.128"(%[[S1]], %[[B2]], %[[D]])
 // CHECK: vector.shuffle %[[S2]], %[[S2]] [2, 3, 0, 1]
 // CHECK: vector.shuffle %{{.*}} [1, 0, 3, 2]
-// CHECK: %[[ALL:.*]] = vector.shuffle %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<4xi32>, vector<4xi32>
-// CHECK: arith.subi %{{.*}}, %[[ALL]] : vector<16xi32>
+// CHECK: vector.shuffle %{{.*}} [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] : vector<4xi32>, vector<4xi32>
+// CHECK: scf.yield
+// CHECK: arith.subi %{{.*}}, %[[G]]#0 : vector<16xi32>
+// CHECK: arith.subi %{{.*}}, %[[G]]#1 : vector<16xi32>
+// CHECK: arith.subi %{{.*}}, %[[G]]#2 : vector<16xi32>
 // CHECK-NOT: dense<1> : vector<64xi8>
 // CHECK: return
 // EMUL-LABEL: llvm.func @__qnn_kernel_vnni_1_7_7_4_3_3_3_3_2_2_1_1_16_0_0_128_1(
