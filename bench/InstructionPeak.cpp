@@ -16,7 +16,9 @@
 //   likewise beside vpaddsw, vpermt2d, vpaddq, vpackssdw, vpmulld, the
 //   float route of a requantize (vmulps, vcvtdq2ps, vcvtps2dq) and zmm
 //   stores (on Zen 4 the multiplies, vpaddsw, half a vpermt2d and more
-//   than one store per twelve compete with vpdpbusd; see QNN_DP_WITH).
+//   than one store per twelve compete with vpdpbusd; see QNN_DP_WITH);
+//   and with each operand loaded just before it, as a broadcast or as the
+//   pixel-pair kernels' two broadcasts and vinserti64x4 (QNN_OPERAND_PEAK).
 // An instruction the CPU lacks is skipped.
 //
 //===----------------------------------------------------------------------===//
@@ -168,11 +170,59 @@ QNN_DP_WITH(dpbusdStore1Zmm, QNN_ADD_STORE("zmm28", "0"), "", "")
 QNN_DP_WITH(dpbusdStore3Zmm, QNN_ADD_STORE("zmm28", "0"),
             QNN_ADD_STORE("zmm29", "64"), QNN_ADD_STORE("zmm30", "128"))
 
+// vpdpbusd zmm whose every operand is loaded just before it: a dword
+// broadcast from memory (the GEMM kernels' activations), or two dword
+// broadcasts into the halves joined by a vinserti64x4 (one pixel's bytes
+// in lanes 0-7 and the next pixel's in lanes 8-15: the pixel-pair kernels
+// of at most 8 output channels, KernelBuilder::pairsPixels). Zen 4: the
+// broadcasts issue beside vpdpbusd (its peak), the paired operands cost
+// about a quarter of it (340 of 469 GOPS), where a vpermd per operand
+// costs a third (about 300 GOPS in a C loop).
+#define QNN_BCAST_STEP(reg, offset, acc)                                       \
+  "vpbroadcastd " offset "(%[p]), %%" reg "\n\t"                               \
+  "vpdpbusd %%" reg ", %[b], %[" acc "]\n\t"
+#define QNN_PAIR_STEP(ymm, zmm, offset, acc)                                   \
+  "vpbroadcastd " offset "(%[p]), %%" ymm "\n\t"                               \
+  "vpbroadcastd 8+" offset "(%[p]), %%ymm28\n\t"                               \
+  "vinserti64x4 $1, %%ymm28, %%" zmm ", %%" zmm "\n\t"                         \
+  "vpdpbusd %%" zmm ", %[b], %[" acc "]\n\t"
+#define QNN_OPERAND_PEAK(function, STEP4)                                      \
+  __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
+    __m512i b = _mm512_set1_epi8(5);                                           \
+    alignas(64) static char buffer[256];                                       \
+    char *p = buffer;                                                          \
+    QNN_ZMM_ACCUMULATORS;                                                      \
+    double start = seconds();                                                  \
+    for (long i = 0; i < kIterations; ++i)                                     \
+      __asm__ volatile(                                                        \
+          STEP4("16", "17", "18", "19", "0", "c0", "c1", "c2", "c3") STEP4(    \
+              "20", "21", "22", "23", "64", "c4", "c5", "c6", "c7")            \
+              STEP4("24", "25", "26", "27", "128", "c8", "c9", "c10", "c11")   \
+          : QNN_ZMM_OUTPUTS                                                    \
+          : [b] "v"(b), [p] "r"(p)                                             \
+          : "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",     \
+            "xmm23", "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "memory");   \
+    double elapsed = seconds() - start;                                        \
+    return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
+  }
+#define QNN_BCAST4(r0, r1, r2, r3, base, a0, a1, a2, a3)                       \
+  QNN_BCAST_STEP("zmm" r0, base, a0)                                           \
+  QNN_BCAST_STEP("zmm" r1, "4+" base, a1)                                      \
+      QNN_BCAST_STEP("zmm" r2, "16+" base, a2)                                 \
+          QNN_BCAST_STEP("zmm" r3, "20+" base, a3)
+#define QNN_PAIR4(r0, r1, r2, r3, base, a0, a1, a2, a3)                        \
+  QNN_PAIR_STEP("ymm" r0, "zmm" r0, base, a0)                                  \
+  QNN_PAIR_STEP("ymm" r1, "zmm" r1, "4+" base, a1)                             \
+  QNN_PAIR_STEP("ymm" r2, "zmm" r2, "16+" base, a2)                            \
+  QNN_PAIR_STEP("ymm" r3, "zmm" r3, "20+" base, a3)
+QNN_OPERAND_PEAK(dpbusdBroadcastOperandZmm, QNN_BCAST4)
+QNN_OPERAND_PEAK(dpbusdPairOperandZmm, QNN_PAIR4)
+
 void report(const char *name, double (*measure)()) {
   double best = 0;
   for (int r = 0; r < 3; ++r)
     best = std::max(best, measure());
-  std::printf("%-28s %7.0f GOPS per core\n", name, best);
+  std::printf("%-34s %7.0f GOPS per core\n", name, best);
 }
 
 } // namespace
@@ -193,6 +243,8 @@ int main() {
     report("vpdpbusd zmm + vcvtps2dq 4:1", dpbusdCvtps2dqZmm);
     report("vpdpbusd zmm + zmm store 12:1", dpbusdStore1Zmm);
     report("vpdpbusd zmm + zmm store 4:1", dpbusdStore3Zmm);
+    report("vpdpbusd zmm, broadcast operands", dpbusdBroadcastOperandZmm);
+    report("vpdpbusd zmm, paired operands", dpbusdPairOperandZmm);
   }
   if (__builtin_cpu_supports("avx512bw"))
     report("vpmaddwd + vpaddd zmm", maddwdZmm);
