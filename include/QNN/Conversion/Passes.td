@@ -292,8 +292,9 @@ def OrderConstantGlobals : Pass<"qnn-order-constant-globals", "ModuleOp"> {
     Every symbol reference is updated, the globals are moved to the start
     of the module in that order, and those no operation references are
     erased (they are private). Other globals are left alone; a renamed
-    global never takes a name that one of them holds. Runs right after
-    `one-shot-bufferize`.
+    global never takes a name that one of them holds. Nested symbol tables
+    (a nested `builtin.module`) are neither searched nor renamed. Runs
+    right after `one-shot-bufferize`.
   }];
 }
 

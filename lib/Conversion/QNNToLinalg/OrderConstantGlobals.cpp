@@ -62,10 +62,13 @@ struct OrderConstantGlobalsPass
     if (candidates.empty())
       return;
     // The candidates in the order of their first reference (operations in
-    // program order), and the operations that reference them.
+    // program order), and the operations that reference them. A nested
+    // symbol table's references resolve in it first: not walked.
     llvm::SetVector<memref::GlobalOp> order;
     llvm::SetVector<Operation *> users;
     module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (op != module && op->hasTrait<OpTrait::SymbolTable>())
+        return WalkResult::skip();
       op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
         if (memref::GlobalOp global =
                 candidates.lookup(ref.getRootReference())) {
@@ -73,6 +76,7 @@ struct OrderConstantGlobalsPass
           users.insert(op);
         }
       });
+      return WalkResult::advance();
     });
     // New names: `__constant_<shape>` for the first global of a shape, then
     // `_1`, `_2`, ... skipping the names of other symbols.

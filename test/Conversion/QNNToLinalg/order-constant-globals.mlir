@@ -70,3 +70,16 @@ func.func @second(%c: i1) -> (memref<4xi32>, memref<2x3xi16>, memref<f32>, memre
   %4 = memref.get_global @weights : memref<2xi32>
   return %0, %1, %2, %3, %4 : memref<4xi32>, memref<2x3xi16>, memref<f32>, memref<4xi32>, memref<2xi32>
 }
+
+// A nested module's references resolve to its own symbols: neither they
+// nor its globals change.
+// CHECK-LABEL: module @inner
+// CHECK-NEXT: memref.global "private" constant @__constant_4xi32_1 : memref<4xi32> = dense<9>
+// CHECK: memref.get_global @__constant_4xi32_1 : memref<4xi32>
+module @inner {
+  memref.global "private" constant @__constant_4xi32_1 : memref<4xi32> = dense<9>
+  func.func @nested() -> memref<4xi32> {
+    %0 = memref.get_global @__constant_4xi32_1 : memref<4xi32>
+    return %0 : memref<4xi32>
+  }
+}
