@@ -3279,11 +3279,6 @@ struct KernelBuilder {
     auto sumType = VectorType::get({16}, ob.getI32Type());
     auto accType = VectorType::get({lanes}, ob.getI32Type());
     Value upperHalf = pairs ? laneMask(lanes, lanes / 2, lanes / 2) : Value();
-    // Pixel j of a group and the pixel sharing its vector (j + 1 with
-    // pairs, j without or when j is the group's last).
-    auto partner = [&](int64_t j, int64_t count) {
-      return pairs && j + 1 < count ? j + 1 : j;
-    };
     SmallVector<Value> sums;
     for (int64_t r0 = 0; r0 < rows; r0 += g) {
       int64_t count = std::min(g, rows - r0);
@@ -3291,15 +3286,20 @@ struct KernelBuilder {
         sums.push_back(windowSum(ob, nIv, ihBase[r0], iwBase[r0]));
         continue;
       }
-      int64_t vectors = 0;
-      for (int64_t j = 0; j < count; j = partner(j, count) + 1)
-        ++vectors;
+      // The group's vectors: pixel j and the pixel sharing its vector (j + 1
+      // with pairs; j itself without, or for the group's last pixel).
+      SmallVector<std::pair<int64_t, int64_t>> members;
+      for (int64_t j = 0; j < count; ++j) {
+        int64_t k = pairs && j + 1 < count ? j + 1 : j;
+        members.push_back({j, k});
+        j = k;
+      }
       Value span =
           arith::SubIOp::create(ob, loc, iwBase[r0 + count - 1], iwBase[r0]);
       Value oneRow = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
                                            span, idx(ob, (count - 1) * s.sw));
       auto group =
-          scf::IfOp::create(ob, loc, SmallVector<Type>(vectors, accType),
+          scf::IfOp::create(ob, loc, SmallVector<Type>(members.size(), accType),
                             oneRow, /*withElseRegion=*/true);
       // One row: column sums.
       {
@@ -3326,10 +3326,9 @@ struct KernelBuilder {
               vector::ShuffleOp::create(tb, loc, sum, zero, shift));
         }
         SmallVector<Value> results;
-        for (int64_t j = 0; j < count; j = partner(j, count) + 1) {
+        for (auto [j, k] : members) {
           SmallVector<int64_t> from(lanes, j * s.sw * perColumn);
-          std::fill(from.begin() + lanes / 2, from.end(),
-                    partner(j, count) * s.sw * perColumn);
+          std::fill(from.begin() + lanes / 2, from.end(), k * s.sw * perColumn);
           results.push_back(
               vector::ShuffleOp::create(tb, loc, window, window, from));
         }
@@ -3339,9 +3338,8 @@ struct KernelBuilder {
       {
         OpBuilder eb = group.getElseBodyBuilder();
         SmallVector<Value> results;
-        for (int64_t j = 0; j < count; j = partner(j, count) + 1) {
+        for (auto [j, k] : members) {
           Value sum = windowSum(eb, nIv, ihBase[r0 + j], iwBase[r0 + j]);
-          int64_t k = partner(j, count);
           if (k != j)
             sum = arith::SelectOp::create(
                 eb, loc, upperHalf,
@@ -3350,11 +3348,10 @@ struct KernelBuilder {
         }
         scf::YieldOp::create(eb, loc, results);
       }
-      int64_t result = 0;
-      for (int64_t j = 0; j < count; j = partner(j, count) + 1) {
-        Value sum = group.getResult(result++);
+      for (auto [result, member] : llvm::enumerate(members)) {
+        Value sum = group.getResult(result);
         sums.push_back(sum);
-        if (partner(j, count) != j)
+        if (member.second != member.first)
           sums.push_back(sum);
       }
     }
