@@ -1990,11 +1990,20 @@ struct KernelBuilder {
       bool halved = computesStop && stop->halved;
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
-        mapping.map(
-            op.getResult(0),
-            doubleRoundedProduct(ob, mapping.lookup(r.a), mapping.lookup(r.b),
-                                 r.shift ? mapping.lookup(r.shift) : Value(),
-                                 r.constantShift, shiftRange(r).first, addend));
+        Value shift = r.shift ? mapping.lookup(r.shift) : Value();
+        bool swapped = false;
+        if (compareFreeDoubleRounding(r, addend, swapped)) {
+          Value a = mapping.lookup(swapped ? r.b : r.a);
+          Value m = mapping.lookup(swapped ? r.a : r.b);
+          mapping.map(op.getResult(0),
+                      doubleRoundedHighHalves(ob, a, m, shift, r.constantShift,
+                                              addend));
+          continue;
+        }
+        mapping.map(op.getResult(0),
+                    doubleRoundedProduct(
+                        ob, mapping.lookup(r.a), mapping.lookup(r.b), shift,
+                        r.constantShift, shiftRange(r).first, addend));
         continue;
       }
       if (auto it = roundedMuls.find(&op); it != roundedMuls.end()) {
@@ -2536,23 +2545,17 @@ struct KernelBuilder {
     return blendEvenOdd(ob, wideType, even, odd);
   }
 
-  /// For a single-rounding multiply with per-channel right shifts r (0 <=
-  /// r <= S) of the accumulator plus bias: a common right shift S such
-  /// that (a << (S - r)) cannot overflow i32, if there is one. Then
-  /// ((a << (S - r)) * m + 2^(30+S)) >> (31+S) equals (a * m + 2^(30+r))
-  /// >> (31+r): numerator and divisor both gain the factor 2^(S-r). The
-  /// bound on |a|: kh * kw * C products of at most 255 x 255 plus the
-  /// largest |bias| of the layers that share the kernel (their argument
-  /// ranges); S: the largest shift among them.
-  std::optional<int64_t> commonShift(const RoundedProduct &r) {
-    auto shiftArg = dyn_cast_or_null<BlockArgument>(r.shift);
+  /// A bound on |v| where the epilogue value v is its accumulator argument
+  /// or that plus the bias (leadingBiasAdd): kh * kw * C products of at
+  /// most 255 x 255 plus the largest |bias| of the layers that share the
+  /// kernel (a constant, or its argument's ranges); none otherwise.
+  std::optional<int64_t> accumulatorBound(Value v) {
     Block &body = epilogue.getBody().front();
     arith::AddIOp bias = leadingBiasAdd();
-    if (!shiftArg || !hasRanges(shiftArg) ||
-        (r.a != body.getArgument(0) && (!bias || r.a != bias.getResult())))
+    if (v != body.getArgument(0) && (!bias || v != bias.getResult()))
       return std::nullopt;
     int64_t biasMax = 0;
-    if (bias && r.a == bias.getResult()) {
+    if (bias && v == bias.getResult()) {
       Value other = bias.getLhs() == body.getArgument(0) ? bias.getRhs()
                                                           : bias.getLhs();
       APInt value;
@@ -2566,8 +2569,126 @@ struct KernelBuilder {
         biasMax = std::max(std::abs(lo), std::abs(hi));
       }
     }
+    return s.kh * s.kw * s.cp * 255 * 255 + biasMax;
+  }
+
+  /// Whether the epilogue value v (an i32 value or constant) is >= 0 in
+  /// every lane of every layer sharing the kernel: a constant, or an
+  /// argument whose ranges say so.
+  bool nonNegative(Value v) {
+    APInt value;
+    if (matchPattern(v, m_ConstantInt(&value)))
+      return !value.isNegative();
+    auto arg = dyn_cast<BlockArgument>(v);
+    return arg && hasRanges(arg) &&
+           termHull(TailTerm{0, {arg.getArgNumber()}}).first >= 0;
+  }
+
+  /// Whether doubleRoundedProduct may take its compare-free form
+  /// (doubleRoundedHighHalves) for r, its result gaining `addend`: on the
+  /// AVX-512 flavors, every right shift e >= 1, the multiplier b >= 0,
+  /// and the accumulator a bounded so that 2a and the quotient before the
+  /// last shift, at most |a| + 2 + 2^(e-1) + |addend| * 2^e, fit in i32.
+  /// `swapped`: the accumulator is r.b and the multiplier r.a.
+  bool compareFreeDoubleRounding(const RoundedProduct &r, int64_t addend,
+                                 bool &swapped) {
+    if (!mulDqConstraints() || blendsHighHalves())
+      return false;
+    auto [least, most] = shiftRange(r);
+    if (least < 1)
+      return false;
+    std::optional<int64_t> bound;
+    swapped = false;
+    if (nonNegative(r.b))
+      bound = accumulatorBound(r.a);
+    if (!bound && nonNegative(r.a)) {
+      bound = accumulatorBound(r.b);
+      swapped = bound.has_value();
+    }
+    if (!bound)
+      return false;
+    int64_t quotientMax = *bound + 2 + (int64_t(1) << (most - 1)) +
+                          std::abs(addend) * (int64_t(1) << most);
+    return *bound < (int64_t(1) << 30) && quotientMax < (int64_t(1) << 31);
+  }
+
+  /// doubleRoundedProduct without its compares, where
+  /// compareFreeDoubleRounding allows it (e >= 1, b >= 0, |a| < 2^30):
+  /// the result is floor((floor((p + R) / 2^31) + s) / 2^e) with p = a * b,
+  /// R as there and s = -1 where a < 0, else 0 (the compare's p < -2^30
+  /// implies a < 0, and where a < 0 but p >= -2^30 the quotient is
+  /// floor((2^(e-1) + addend * 2^e + s) / 2^e) = addend either way). The
+  /// products are those of 2a, so that floor((p + R) / 2^31) is the high
+  /// half of 2p + 2R: one shuffle (the even lanes') and one blend gather
+  /// the 16 quotients, the sign (a shift) joins them with an add and one
+  /// i32 shift per vector divides by 2^e. Against the compare form: no
+  /// compares into masks (on Zen 5 each took about a third of a vpdpbusd
+  /// slot) and one instruction fewer per 16 outputs.
+  Value doubleRoundedHighHalves(OpBuilder &ob, Value a, Value b, Value shift,
+                                int64_t constantShift, int64_t addend) {
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto splat = [&](int64_t c) {
+      return constant(
+          DenseElementsAttr::get(wideType, ob.getI32IntegerAttr(c)));
+    };
+    Value twice = arith::AddIOp::create(ob, loc, a, a);
+    auto [even, odd] = evenOddProducts(ob, twice, b, /*shuffleOdd=*/true);
+    // 2R = 2^31 + 2^(31+e) + addend * 2^(32+e).
+    auto rounding = [&](Value e) -> Value {
+      if (!shift)
+        return pairSplat((int64_t(1) << 31) +
+                         (int64_t(1) << (31 + constantShift)) +
+                         addend * (int64_t(1) << (32 + constantShift)));
+      auto make = [&](OpBuilder &db) -> Value {
+        Value r = arith::OrIOp::create(
+            db, loc, arith::ShLIOp::create(db, loc, pairSplat(1LL << 31), e),
+            pairSplat(1LL << 31));
+        if (!addend)
+          return r;
+        return arith::AddIOp::create(
+            db, loc, r,
+            arith::ShLIOp::create(db, loc, pairSplat(addend * (1LL << 32)), e));
+      };
+      return addend ? derived(e, "round2hplus", make)
+                    : derived(e, "round2h", make);
+    };
+    auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
+    Value evenSum = arith::AddIOp::create(ob, loc, even, rounding(eEven));
+    Value oddSum = arith::AddIOp::create(ob, loc, odd, rounding(eOdd));
+    SmallVector<int64_t> highs;
+    for (int64_t i = 0; i < s.lanes(); ++i)
+      highs.push_back(i | 1);
+    Value evenWide = vector::BitCastOp::create(ob, loc, wideType, evenSum);
+    // Behind an empty inline assembly statement: LLVM would otherwise merge
+    // the shuffle and the blend into a vpermt2d, which takes half a
+    // vpdpbusd slot on Zen 4 and Zen 5 where the two take none.
+    Value evenHigh = opaqueCopy(
+        ob, vector::ShuffleOp::create(ob, loc, evenWide, evenWide, highs),
+        "=v,0");
+    Value quotient = blendEvenOdd(ob, wideType, evenHigh, oddSum);
+    Value sign = arith::ShRSIOp::create(ob, loc, a, splat(31));
+    Value sum = arith::AddIOp::create(ob, loc, quotient, sign);
+    return arith::ShRSIOp::create(ob, loc, sum,
+                                  shift ? shift : splat(constantShift));
+  }
+
+  /// For a single-rounding multiply with per-channel right shifts r (0 <=
+  /// r <= S) of the accumulator plus bias: a common right shift S such
+  /// that (a << (S - r)) cannot overflow i32, if there is one. Then
+  /// ((a << (S - r)) * m + 2^(30+S)) >> (31+S) equals (a * m + 2^(30+r))
+  /// >> (31+r): numerator and divisor both gain the factor 2^(S-r). The
+  /// bound on |a|: kh * kw * C products of at most 255 x 255 plus the
+  /// largest |bias| of the layers that share the kernel (their argument
+  /// ranges); S: the largest shift among them.
+  std::optional<int64_t> commonShift(const RoundedProduct &r) {
+    auto shiftArg = dyn_cast_or_null<BlockArgument>(r.shift);
+    if (!shiftArg || !hasRanges(shiftArg))
+      return std::nullopt;
+    std::optional<int64_t> bound = accumulatorBound(r.a);
+    if (!bound)
+      return std::nullopt;
+    int64_t aMax = *bound;
     auto [lo, hi] = termHull(TailTerm{0, {shiftArg.getArgNumber()}});
-    int64_t aMax = s.kh * s.kw * s.cp * 255 * 255 + biasMax;
     if (lo < 0 || hi > 31 || aMax >= (int64_t(1) << 31))
       return std::nullopt;
     // |a| < 2^bits, so a << k fits in i32 for k <= 31 - bits.
@@ -2654,7 +2775,8 @@ struct KernelBuilder {
   /// both factors to be sign-extended i32 values and select vpmuldq on
   /// x86. The halves of a per-channel operand are computed once per
   /// channel block (derived).
-  std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b) {
+  std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b,
+                                          bool shuffleOdd = false) {
     int64_t n = s.lanes();
     auto wideType = VectorType::get({n}, ob.getI32Type());
     auto asI32 = [&](Value v) -> Value {
@@ -2696,6 +2818,16 @@ struct KernelBuilder {
     auto oddLanes = [&](Value v, Value q) {
       if (Value shifted = oddChannelLoad(v))
         return low(asPairs(ob, shifted));
+      // shuffleOdd: the odd i32 lanes copied onto the even ones (vpshufd,
+      // which issues on more pipes than a shift), for the inline vpmuldq
+      // that reads the low halves only.
+      if (shuffleOdd && constraints &&
+          cast<VectorType>(v.getType()).getElementType().isInteger(32)) {
+        SmallVector<int64_t> odds;
+        for (int64_t i = 0; i < n; ++i)
+          odds.push_back(i | 1);
+        return asPairs(ob, vector::ShuffleOp::create(ob, loc, v, v, odds));
+      }
       return high(q);
     };
     auto multiply = [&](Value x, Value y) -> Value {

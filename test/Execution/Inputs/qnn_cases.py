@@ -756,6 +756,75 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
+def case_double_edges(t, depthwise):
+    """gemmlowp's double rounding (#qnn.rounding<tflite>) at its edges, for
+    the kernels' compare-free form (ConvKernels.cpp,
+    doubleRoundedHighHalves): per-channel right shifts e from 1 to 12,
+    every fourth channel's multiplier an exact power of two (M = 2^30,
+    so the first rounding halves and the second meets ties of both
+    signs, and an accumulator of -1 rounds to 0 before the second),
+    the others random mantissas; weights scaled per channel so that the
+    results spread over the whole output range, biases of both signs, an
+    output zero point. A 1x1 convolution or a 3x3 depthwise one (padded),
+    48 channels."""
+    rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
+    lo, hi = storage(t)
+    H, W = (6, 12) if depthwise else (3, 16)
+    C = 48 if depthwise else 16
+    O = 48
+    kh = kw = 3 if depthwise else 1
+    izp = 128 if t == "ui8" else 2
+    xs = [1, H, W, C]
+    wsh = [1, kh, kw, O] if depthwise else [O, 1, 1, C]
+    klayout = "IHWO" if depthwise else "OHWI"
+    ks = [2 + (i * 5) % 12 for i in range(O)]       # r in [2^-k, 2^-(k-1))
+    ratios = [f32(2.0 ** -k if i % 4 == 0 else
+                  2.0 ** -k * (1 + (rng.next() % 997) / 1000.0))
+              for i, k in enumerate(ks)]
+    terms = kh * kw if depthwise else C
+    # |acc| up to about 200 * 2^k: results over the whole range and past it.
+    wr = [max(1, min(127, (200 << k) // (terms * 6))) for k in ks]
+    x = [izp - 6 + rng.next() % 13 for _ in range(H * W * C)]
+    if depthwise:
+        w = [0] * (kh * kw * O)
+        for j in range(kh * kw):
+            for o in range(O):
+                w[j * O + o] = -wr[o] + rng.next() % (2 * wr[o] + 1)
+    else:
+        w = [-wr[o] + rng.next() % (2 * wr[o] + 1)
+             for o in range(O) for _ in range(C)]
+    pads = [1, 1, 1, 1] if depthwise else [0, 0, 0, 0]
+    acc, oshape = conv2d(x, xs, w, wsh, izp, 0, [1, 1], pads, [1, 1],
+                         C if depthwise else 1, "NHWC", klayout)
+    bias = [(-1) ** o * (rng.next() % (8 << ks[o])) for o in range(O)]
+    out_zp = -3 if t == "i8" else 125
+    res = [requantize(wrap32(a + bias[i % O]), ratios[i % O], 0, f32(1.0),
+                      out_zp, t, "tflite") for i, a in enumerate(acc)]
+    attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, "
+             "groups = %d : i64, input_scale = 1.0 : f32, input_zero_point = %d : i32, "
+             "kernel_layout = #qnn.kernel_layout<%s>, padding = array<i64: %s>, "
+             "strides = array<i64: 1, 1>, weight_scale = array<f32: %s>, "
+             "weight_zero_point = 0 : i32}") % (
+        C if depthwise else 1, izp, klayout, ", ".join(map(str, pads)),
+        ", ".join(map(fmt_f, ratios)))
+    bshape = [1, 1, 1, O]
+    body = [
+        "%%w = arith.constant %s" % dense_str(w, wsh, "i8"),
+        "%%b = arith.constant %s" % dense_str(bias, bshape, "i32"),
+        "%%acc = qnn.conv2d %%x, %%w %s : (%s, %s) -> %s" % (
+            attrs, ttype(xs, t), ttype(wsh, "i8"), ttype(oshape, "i32")),
+        "%%sum = tosa.add %%acc, %%b : (%s, %s) -> %s" % (
+            ttype(oshape, "i32"), ttype(bshape, "i32"), ttype(oshape, "i32")),
+        ("%%y = qnn.requantize %%sum {axis = 3 : i64, input_scale = array<f64: %s>, "
+         "input_zero_point = 0 : i32, output_scale = 1.0 : f32, "
+         "output_zero_point = %d : i32, rounding = #qnn.rounding<tflite>} : %s -> %s") % (
+            ", ".join(map(fmt_f, ratios)), out_zp,
+            ttype(oshape, "i32"), ttype(oshape, t)),
+        "return %%y : %s" % ttype(oshape, t),
+    ]
+    emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
+
+
 def case_concat(t):
     """TFLite's ConcatenationWithScaling in float32: every operation rounded
     to float32 (a product of two floats is exact in a double, so rounding it
@@ -795,6 +864,10 @@ def case_concat(t):
 
 
 CASES = {
+    "double_edges_pointwise_i8": lambda: case_double_edges("i8", False),
+    "double_edges_pointwise_u8": lambda: case_double_edges("ui8", False),
+    "double_edges_depthwise_i8": lambda: case_double_edges("i8", True),
+    "double_edges_depthwise_u8": lambda: case_double_edges("ui8", True),
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
     "conv_nhwc_ihwo_depthwise_i8": lambda: case_conv(("NHWC", "IHWO", 4, [1, 1], "i8", True)),
