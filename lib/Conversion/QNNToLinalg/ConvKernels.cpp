@@ -2586,13 +2586,13 @@ struct KernelBuilder {
 
   /// Whether doubleRoundedProduct may take its compare-free form
   /// (doubleRoundedHighHalves) for r, its result gaining `addend`: on the
-  /// AVX-512 flavors, every right shift e >= 1, the multiplier b >= 0,
-  /// and the accumulator a bounded so that 2a and the quotient before the
+  /// x86 flavors (inline vpmuldq), every right shift e >= 1, the multiplier b
+  /// >= 0, and the accumulator a bounded so that 2a and the quotient before the
   /// last shift, at most |a| + 2 + 2^(e-1) + |addend| * 2^e, fit in i32.
   /// `swapped`: the accumulator is r.b and the multiplier r.a.
   bool compareFreeDoubleRounding(const RoundedProduct &r, int64_t addend,
                                  bool &swapped) {
-    if (!mulDqConstraints() || blendsHighHalves())
+    if (!mulDqConstraints())
       return false;
     auto [least, most] = shiftRange(r);
     if (least < 1)
@@ -2823,10 +2823,13 @@ struct KernelBuilder {
       // that reads the low halves only.
       if (shuffleOdd && constraints &&
           cast<VectorType>(v.getType()).getElementType().isInteger(32)) {
-        SmallVector<int64_t> odds;
-        for (int64_t i = 0; i < n; ++i)
-          odds.push_back(i | 1);
-        return asPairs(ob, vector::ShuffleOp::create(ob, loc, v, v, odds));
+        Value odds = derived(v, "oddLanes", [&](OpBuilder &db) -> Value {
+          SmallVector<int64_t> lanes;
+          for (int64_t i = 0; i < n; ++i)
+            lanes.push_back(i | 1);
+          return vector::ShuffleOp::create(db, loc, v, v, lanes);
+        });
+        return asPairs(ob, odds);
       }
       return high(q);
     };

@@ -27,11 +27,12 @@
 
 // After materialization the epilogue runs on the accumulator vectors (8
 // lanes for int16) and only i8 vectors are stored; the template is gone.
-// The rounding doubling high multiply (x * m + 2^30) >> 31 runs on the
-// even and odd i32 lanes as four i64 products each (vpmuldq in inline
-// assembly, which reads the low halves of the 64-bit lanes: the even lanes
-// as they are, the odd ones shifted down by shrui 32), and a blend of the
-// two i32 views takes each result where it lies. The
+// The double-rounding multiply (e = 3, multiplier >= 0, a small bias: the
+// compare-free form, ConvKernels.cpp doubleRoundedHighHalves) runs on the
+// even and odd i32 lanes of 2a as four i64 products each (vpmuldq in
+// inline assembly, which reads the low halves of the 64-bit lanes: the
+// even lanes as they are, the odd ones copied down by a shuffle), and a
+// blend of the two i32 views takes each result where it lies. The
 // kernel's constants (the blend's lane mask among them) are made once, at
 // its start.
 // BODY-LABEL: func.func @fused
@@ -39,9 +40,11 @@
 // BODY: %[[EVEN:.*]] = arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
 // BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
-// BODY: %[[Q:.*]] = vector.bitcast %{{.*}} : vector<8xi32> to vector<4xi64>
-// BODY-NEXT: %[[QO:.*]] = arith.shrui %[[Q]], %{{.*}} : vector<4xi64>
-// BODY: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[Q]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY: %[[TWICE:.*]] = arith.addi %[[A:.*]], %[[A]] : vector<8xi32>
+// BODY-NEXT: %[[ODD:.*]] = vector.shuffle %[[TWICE]], %[[TWICE]] [1, 1, 3, 3, 5, 5, 7, 7]
+// BODY-NEXT: %[[QO:.*]] = vector.bitcast %[[ODD]] : vector<8xi32> to vector<4xi64>
+// BODY-NEXT: %[[Q:.*]] = vector.bitcast %[[TWICE]] : vector<8xi32> to vector<4xi64>
+// BODY-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[Q]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // BODY-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[QO]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // BODY-NOT: arith.muli {{.*}} : vector<4xi64>
 // BODY: arith.select %[[EVEN]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
@@ -140,26 +143,30 @@ func.func @per_channel(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // CHECK: arith.subi
 // CHECK: arith.shrsi %{{.*}}, %c34_i64{{(_[0-9]+)?}} : i64
 // CHECK-NOT: arith.cmpi sgt
-// The kernel computes it on even and odd lanes: a compare and select per
-// half; then (the Int16 flavor, r = 3 >= 1) the high halves of both sums
-// (the even ones moved down by 32) in one blend, shifted right by r - 1 =
-// 2 as i32 lanes (= the sums >> 34); no 32-bit rounding divide remains.
+// The kernel computes it without compares (r = 3 >= 1, multipliers >= 0,
+// no bias: doubleRoundedHighHalves): the products of 2a, the high halves
+// of 2p + 2R (2R = 2^31 + 2^34 + 3 * 2^35: the zero point 3 joins the
+// rounding term) gathered by a shuffle of the even sums and one blend, the
+// accumulator's sign added (-1 where a < 0), one i32 shift by r = 3.
 // BODY-LABEL: func.func @uniform_shifts
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
-// BODY-DAG: %[[TWO:.*]] = arith.constant dense<2> : vector<8xi32>
-// BODY-DAG: %[[C32:.*]] = arith.constant dense<32> : vector<4xi64>
+// BODY-DAG: %[[R:.*]] = arith.constant dense<122406567936> : vector<4xi64>
+// BODY-DAG: %[[C31:.*]] = arith.constant dense<31> : vector<8xi32>
+// BODY-DAG: %[[THREE:.*]] = arith.constant dense<3> : vector<8xi32>
+// BODY-NOT: arith.cmpi slt, {{.*}} : vector<4xi64>
+// BODY: %[[TWICE:.*]] = arith.addi %[[A:.*]], %[[A]] : vector<8xi32>
 // BODY: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // BODY: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-// BODY: arith.cmpi slt, %[[PE]], %{{.*}} : vector<4xi64>
-// BODY: arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi64>
-// BODY: %[[SE:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: arith.cmpi slt, %[[PO]], %{{.*}} : vector<4xi64>
-// BODY: %[[SO:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
-// BODY: %[[HE:.*]] = arith.shrui %[[SE]], %[[C32]] : vector<4xi64>
-// BODY: %[[E:.*]] = vector.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// BODY-NEXT: %[[SE:.*]] = arith.addi %[[PE]], %[[R]] : vector<4xi64>
+// BODY-NEXT: %[[SO:.*]] = arith.addi %[[PO]], %[[R]] : vector<4xi64>
+// BODY-NEXT: %[[SE32:.*]] = vector.bitcast %[[SE]] : vector<4xi64> to vector<8xi32>
+// BODY-NEXT: %[[HE:.*]] = vector.shuffle %[[SE32]], %[[SE32]] [1, 1, 3, 3, 5, 5, 7, 7]
+// BODY-NEXT: llvm.inline_asm "", "=v,0" %[[HE]]
 // BODY: %[[O:.*]] = vector.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
-// BODY: %[[B:.*]] = arith.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
-// BODY: arith.shrsi %[[B]], %[[TWO]] : vector<8xi32>
+// BODY-NEXT: %[[B:.*]] = arith.select %{{.*}}, %{{.*}}, %[[O]] : vector<8xi1>, vector<8xi32>
+// BODY-NEXT: %[[S:.*]] = arith.shrsi %[[A]], %[[C31]] : vector<8xi32>
+// BODY-NEXT: %[[T:.*]] = arith.addi %[[B]], %[[S]] : vector<8xi32>
+// BODY-NEXT: arith.shrsi %[[T]], %[[THREE]] : vector<8xi32>
 // BODY-NOT: arith.cmpi sgt
 // BODY: vector.store {{.*}} : memref<1x1x16x16xi8>, vector<16xi8>
 func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {

@@ -7,8 +7,9 @@
 // default: @dw_large, test/Execution/depthwise-avx2-borders.test): "+avx2" target
 // features, and rounded
 // products whose right shifts r are all >= 1 blend the high halves of the
-// even and odd 64-bit sums and shift them as i32 lanes by r - 1 (AVX2 has no
-// 64-bit arithmetic shift; ConvKernels.cpp, shiftedHighHalves). A layer
+// even and odd 64-bit sums and shift them as i32 lanes (AVX2 has no 64-bit
+// arithmetic shift; ConvKernels.cpp, shiftedHighHalves for single
+// rounding, doubleRoundedHighHalves for double). A layer
 // with a shift of 0 (@dw_shift0) keeps the 64-bit shifts. The
 // int16-avx512bw target keeps the Depthwise kernel (flavor 4), which
 // shifts 64-bit lanes. Execution: test/Execution/depthwise-avx2.test.
@@ -26,28 +27,31 @@
 // CALL-SAME: qnn.conv_kernel = array<i64: 6,
 // AVX512-LABEL: func.func @dw_double
 // AVX512: call @__qnn_kernel_dw_{{[0-9_m]*}}(
-// Double rounding, per-channel shifts 4 to 11: after the nudged sums of
-// the even and the odd lanes, no 64-bit shift by 31 + r: the even sums'
-// high halves moved down (lshr 32), blended with the odd sums, one i32
-// shift by r - 1.
+// Double rounding, per-channel shifts 4 to 11, multipliers >= 0, no bias:
+// the compare-free form (ConvKernels.cpp, doubleRoundedHighHalves): the
+// products of 2a (the odd lanes copied down by a shuffle), the rounding
+// terms added, the even sums' high halves moved down by a shuffle (behind
+// an empty inline-asm copy) and blended with the odd sums, the
+// accumulator's sign added, one i32 shift by r per lane. No compare, no
+// 64-bit shift.
 // CHECK-LABEL: llvm.func @dw_double
 // CHECK-LABEL: llvm.func @__qnn_kernel_dwavx2_
 // CHECK-SAME: target_features = #llvm.target_features<["+avx2"]>
+// CHECK-NOT: llvm.icmp "slt" %{{.*}} : vector<4xi64>
+// CHECK: %[[TWICE:.*]] = llvm.add %[[A:.*]], %[[A]] : vector<8xi32>
+// CHECK-NEXT: llvm.shufflevector %[[TWICE]], %[[TWICE]] [1, 1, 3, 3, 5, 5, 7, 7] : vector<8xi32>
 // CHECK: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // CHECK-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %{{.*}}, %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-// CHECK-NEXT: llvm.icmp "slt" %[[PE]]
-// CHECK-NEXT: llvm.select
-// CHECK-NEXT: llvm.add %[[PE]]
-// CHECK-NEXT: %[[SE:.*]] = llvm.sub
-// CHECK-NEXT: llvm.icmp "slt" %[[PO]]
-// CHECK-NEXT: llvm.select
-// CHECK-NEXT: llvm.add %[[PO]]
-// CHECK-NEXT: %[[SO:.*]] = llvm.sub
-// CHECK-NEXT: %[[HE:.*]] = llvm.lshr %[[SE]], %{{.*}} : vector<4xi64>
-// CHECK-NEXT: %[[E:.*]] = llvm.bitcast %[[HE]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[SE:.*]] = llvm.add %[[PE]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[SO:.*]] = llvm.add %[[PO]], %{{.*}} : vector<4xi64>
+// CHECK-NEXT: %[[SE32:.*]] = llvm.bitcast %[[SE]] : vector<4xi64> to vector<8xi32>
+// CHECK-NEXT: %[[HE:.*]] = llvm.shufflevector %[[SE32]], %[[SE32]] [1, 1, 3, 3, 5, 5, 7, 7] : vector<8xi32>
+// CHECK-NEXT: %[[E:.*]] = llvm.inline_asm "", "=v,0" %[[HE]]
 // CHECK-NEXT: %[[O:.*]] = llvm.bitcast %[[SO]] : vector<4xi64> to vector<8xi32>
 // CHECK-NEXT: %[[B:.*]] = llvm.select %{{.*}}, %[[E]], %[[O]] : vector<8xi1>, vector<8xi32>
-// CHECK-NEXT: llvm.ashr %[[B]], %{{.*}} : vector<8xi32>
+// CHECK-NEXT: %[[S:.*]] = llvm.ashr %[[A]], %{{.*}} : vector<8xi32>
+// CHECK-NEXT: %[[T:.*]] = llvm.add %[[B]], %[[S]] : vector<8xi32>
+// CHECK-NEXT: llvm.ashr %[[T]], %{{.*}} : vector<8xi32>
 // CHECK: llvm.return
 
 func.func @dw_double(%x: tensor<1x9x9x32xi8>) -> tensor<1x9x9x32xi8> {

@@ -15,11 +15,11 @@
 // product (+ 3 * 2^31, shifted left by r = 3 like the rest of the term:
 // ConvKernels.cpp, zeroPointInProduct), so no saturating add of it
 // (vpaddsw) follows the word pack. With r = 0 (@shift0, below) it stays.
-// The avx512-vnni kernel's double rounding takes the compare-free form
+// Both kernels' double rounding takes the compare-free form
 // (kernels-vnni-double-rounding.mlir), whose term is doubled: 2^31 +
 // 2^34 + 3 * 2^35.
 // PACKED8-LABEL: llvm.func @__qnn_kernel_int16
-// PACKED8: llvm.mlir.constant(dense<6442450944> : vector<4xi64>)
+// PACKED8: llvm.mlir.constant(dense<122406567936> : vector<4xi64>)
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packssdw"
 // PACKED8-NOT: llvm.intr.sadd.sat
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packsswb"

@@ -20,10 +20,10 @@
 // CHECK-DAG: %[[E:.*]] = arith.constant dense<3> : vector<16xi32>
 // CHECK-NOT: arith.cmpi slt, {{.*}} : vector<8xi64>
 // CHECK: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<16xi32>
-// CHECK-NEXT: %[[LOW:.*]] = vector.bitcast %[[TWICE]] : vector<16xi32> to vector<8xi64>
-// CHECK-NEXT: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" %[[LOW]]
 // CHECK-NEXT: %[[ODDS:.*]] = vector.shuffle %[[TWICE]], %[[TWICE]] [1, 1, 3, 3, 5, 5, 7, 7, 9, 9, 11, 11, 13, 13, 15, 15]
 // CHECK-NEXT: %[[HIGH:.*]] = vector.bitcast %[[ODDS]] : vector<16xi32> to vector<8xi64>
+// CHECK-NEXT: %[[LOW:.*]] = vector.bitcast %[[TWICE]] : vector<16xi32> to vector<8xi64>
+// CHECK-NEXT: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" %[[LOW]]
 // CHECK-NEXT: %[[PO:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v" %[[HIGH]]
 // CHECK-NEXT: %[[SE:.*]] = arith.addi %[[PE]], %[[R]] : vector<8xi64>
 // CHECK-NEXT: %[[SO:.*]] = arith.addi %[[PO]], %[[R]] : vector<8xi64>
