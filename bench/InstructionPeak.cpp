@@ -18,7 +18,9 @@
 //   stores (on Zen 4 the multiplies, vpaddsw, half a vpermt2d and more
 //   than one store per twelve compete with vpdpbusd; see QNN_DP_WITH);
 //   and with each operand loaded just before it, as a broadcast or as the
-//   pixel-pair kernels' two broadcasts and vinserti64x4 (QNN_OPERAND_PEAK).
+//   pixel-pair kernels' two broadcasts and vinserti64x4 (QNN_OPERAND_PEAK);
+//   and with one vpaddq, vpsraq or vpcmpgtq into a mask register after
+//   each vpdpbusd (QNN_DP_EACH: on Zen 5 only the compare competes).
 // An instruction the CPU lacks is skipped.
 //
 //===----------------------------------------------------------------------===//
@@ -170,6 +172,39 @@ QNN_DP_WITH(dpbusdStore1Zmm, QNN_ADD_STORE("zmm28", "0"), "", "")
 QNN_DP_WITH(dpbusdStore3Zmm, QNN_ADD_STORE("zmm28", "0"),
             QNN_ADD_STORE("zmm29", "64"), QNN_ADD_STORE("zmm30", "128"))
 
+// vpdpbusd zmm with one more instruction after each (twelve per twelve),
+// `insn` writing zmm28, zmm29 or zmm30 (or mask register k1) from the two
+// inputs: what a requantize's additions, shifts and compares cost beside
+// vpdpbusd where they are as many. Zen 5: additions and shifts none
+// (1045-1060 GOPS, beside a peak of 1008-1094 in the same runs), a compare
+// into a mask register about 0.3 cycles each where a vpdpbusd takes 0.5
+// (646-679 GOPS).
+#define QNN_DP_EACH(function, insn)                                            \
+  __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
+    __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
+    QNN_ZMM_ACCUMULATORS;                                                      \
+    double start = seconds();                                                  \
+    for (long i = 0; i < kIterations; ++i)                                     \
+      __asm__ volatile(                                                        \
+          QNN_DP("c0") insn("28") QNN_DP("c1") insn("29") QNN_DP("c2")         \
+              insn("30") QNN_DP("c3") insn("28") QNN_DP("c4") insn("29")       \
+                  QNN_DP("c5") insn("30") QNN_DP("c6") insn("28") QNN_DP("c7") \
+                      insn("29") QNN_DP("c8") insn("30") QNN_DP("c9")          \
+                          insn("28") QNN_DP("c10") insn("29") QNN_DP("c11")    \
+                              insn("30")                                       \
+          : QNN_ZMM_OUTPUTS                                                    \
+          : [a] "v"(a), [b] "v"(b)                                             \
+          : "xmm28", "xmm29", "xmm30", "k1");                                  \
+    double elapsed = seconds() - start;                                        \
+    return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
+  }
+#define QNN_EACH_PADDQ(r) "vpaddq %[a], %[b], %%zmm" r "\n\t"
+#define QNN_EACH_PSRAQ(r) "vpsraq $3, %[a], %%zmm" r "\n\t"
+#define QNN_EACH_PCMPGTQ(r) "vpcmpgtq %[a], %[b], %%k1\n\t"
+QNN_DP_EACH(dpbusdEachPaddqZmm, QNN_EACH_PADDQ)
+QNN_DP_EACH(dpbusdEachPsraqZmm, QNN_EACH_PSRAQ)
+QNN_DP_EACH(dpbusdEachPcmpgtqZmm, QNN_EACH_PCMPGTQ)
+
 // vpdpbusd zmm whose every operand is loaded just before it: a dword
 // broadcast from memory (the GEMM kernels' activations), or two dword
 // broadcasts into the halves joined by a vinserti64x4 (one pixel's bytes
@@ -243,6 +278,9 @@ int main() {
     report("vpdpbusd zmm + vcvtps2dq 4:1", dpbusdCvtps2dqZmm);
     report("vpdpbusd zmm + zmm store 12:1", dpbusdStore1Zmm);
     report("vpdpbusd zmm + zmm store 4:1", dpbusdStore3Zmm);
+    report("vpdpbusd zmm + vpaddq 1:1", dpbusdEachPaddqZmm);
+    report("vpdpbusd zmm + vpsraq 1:1", dpbusdEachPsraqZmm);
+    report("vpdpbusd zmm + vpcmpgtq to k 1:1", dpbusdEachPcmpgtqZmm);
     report("vpdpbusd zmm, broadcast operands", dpbusdBroadcastOperandZmm);
     report("vpdpbusd zmm, paired operands", dpbusdPairOperandZmm);
   }

@@ -2622,8 +2622,9 @@ struct KernelBuilder {
   /// half of 2p + 2R: one shuffle (the even lanes') and one blend gather
   /// the 16 quotients, the sign (a shift) joins them with an add and one
   /// i32 shift per vector divides by 2^e. Against the compare form: no
-  /// compares into masks (on Zen 5 each took about a third of a vpdpbusd
-  /// slot) and one instruction fewer per 16 outputs.
+  /// compares into masks (on Zen 5 each costs about 0.3 cycles beside
+  /// vpdpbusd, which issues two per cycle: qnn-bench-peak) and one
+  /// instruction fewer per 16 outputs.
   Value doubleRoundedHighHalves(OpBuilder &ob, Value a, Value b, Value shift,
                                 int64_t constantShift, int64_t addend) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
