@@ -2636,10 +2636,14 @@ struct KernelBuilder {
     auto [even, odd] = evenOddProducts(ob, twice, b, /*shuffleOdd=*/true);
     // 2R = 2^31 + 2^(31+e) + addend * 2^(32+e).
     auto rounding = [&](Value e) -> Value {
-      if (!shift)
-        return pairSplat((int64_t(1) << 31) +
-                         (int64_t(1) << (31 + constantShift)) +
-                         addend * (int64_t(1) << (32 + constantShift)));
+      if (!shift) {
+        // (With an addend, compareFreeDoubleRounding bounds e by 30.)
+        int64_t term =
+            (int64_t(1) << 31) + (int64_t(1) << (31 + constantShift));
+        if (addend)
+          term += addend * (int64_t(1) << (32 + constantShift));
+        return pairSplat(term);
+      }
       auto make = [&](OpBuilder &db) -> Value {
         Value r = arith::OrIOp::create(
             db, loc, arith::ShLIOp::create(db, loc, pairSplat(1LL << 31), e),
@@ -2661,8 +2665,9 @@ struct KernelBuilder {
       highs.push_back(i | 1);
     Value evenWide = vector::BitCastOp::create(ob, loc, wideType, evenSum);
     // Behind an empty inline assembly statement: LLVM would otherwise merge
-    // the shuffle and the blend into a vpermt2d, which takes half a
-    // vpdpbusd slot on Zen 4 and Zen 5 where the two take none.
+    // the shuffle and the blend into a vpermt2d, which competes with
+    // vpdpbusd for its pipes (about half a slot on Zen 4, nearly a whole
+    // one on Zen 5), where the shuffle and the blend can take others.
     Value evenHigh = opaqueCopy(
         ob, vector::ShuffleOp::create(ob, loc, evenWide, evenWide, highs),
         "=v,0");
