@@ -1432,6 +1432,12 @@ struct KernelBuilder {
     return r;
   }
 
+  /// The range of the epilogue's argument `arg` (it has ranges) over every
+  /// layer's channels.
+  std::pair<int64_t, int64_t> argumentHull(BlockArgument arg) {
+    return termHull(TailTerm{0, {arg.getArgNumber()}});
+  }
+
   /// The range of term t over every layer's channels.
   std::pair<int64_t, int64_t> termHull(const TailTerm &t) {
     std::pair<int64_t, int64_t> h{t.c, t.c};
@@ -1991,13 +1997,11 @@ struct KernelBuilder {
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
         Value shift = r.shift ? mapping.lookup(r.shift) : Value();
-        bool swapped = false;
-        if (compareFreeDoubleRounding(r, addend, swapped)) {
-          Value a = mapping.lookup(swapped ? r.b : r.a);
-          Value m = mapping.lookup(swapped ? r.a : r.b);
-          mapping.map(op.getResult(0),
-                      doubleRoundedHighHalves(ob, a, m, shift, r.constantShift,
-                                              addend));
+        if (auto factors = compareFreeDoubleRounding(r, addend)) {
+          mapping.map(op.getResult(0), doubleRoundedHighHalves(
+                                           ob, mapping.lookup(factors->first),
+                                           mapping.lookup(factors->second),
+                                           shift, r.constantShift, addend));
           continue;
         }
         mapping.map(op.getResult(0),
@@ -2325,7 +2329,7 @@ struct KernelBuilder {
     auto arg = dyn_cast<BlockArgument>(r.shift);
     if (!arg || !hasRanges(arg))
       return {0, 31};
-    auto [lo, hi] = termHull(TailTerm{0, {arg.getArgNumber()}});
+    auto [lo, hi] = argumentHull(arg);
     return {std::max<int64_t>(0, lo), std::min<int64_t>(31, hi)};
   }
 
@@ -2565,7 +2569,7 @@ struct KernelBuilder {
         auto biasArg = dyn_cast<BlockArgument>(other);
         if (!biasArg || !hasRanges(biasArg))
           return std::nullopt;
-        auto [lo, hi] = termHull(TailTerm{0, {biasArg.getArgNumber()}});
+        auto [lo, hi] = argumentHull(biasArg);
         biasMax = std::max(std::abs(lo), std::abs(hi));
       }
     }
@@ -2580,36 +2584,34 @@ struct KernelBuilder {
     if (matchPattern(v, m_ConstantInt(&value)))
       return !value.isNegative();
     auto arg = dyn_cast<BlockArgument>(v);
-    return arg && hasRanges(arg) &&
-           termHull(TailTerm{0, {arg.getArgNumber()}}).first >= 0;
+    return arg && hasRanges(arg) && argumentHull(arg).first >= 0;
   }
 
-  /// Whether doubleRoundedProduct may take its compare-free form
-  /// (doubleRoundedHighHalves) for r, its result gaining `addend`: on the
-  /// x86 flavors (inline vpmuldq), every right shift e >= 1, the multiplier b
-  /// >= 0, and the accumulator a bounded so that 2a and the quotient before the
-  /// last shift, at most |a| + 2 + 2^(e-1) + |addend| * 2^e, fit in i32.
-  /// `swapped`: the accumulator is r.b and the multiplier r.a.
-  bool compareFreeDoubleRounding(const RoundedProduct &r, int64_t addend,
-                                 bool &swapped) {
+  /// Where doubleRoundedProduct may take its compare-free form
+  /// (doubleRoundedHighHalves) for r, its result gaining `addend`, the
+  /// factors of r as (accumulator a, multiplier b): on the x86 flavors
+  /// (inline vpmuldq), every right shift e >= 1, b >= 0, and a bounded so
+  /// that 2a and the quotient before the last shift, at most |a| + 2 +
+  /// 2^(e-1) + |addend| * 2^e, fit in i32. None otherwise.
+  std::optional<std::pair<Value, Value>>
+  compareFreeDoubleRounding(const RoundedProduct &r, int64_t addend) {
     if (!mulDqConstraints())
-      return false;
+      return std::nullopt;
     auto [least, most] = shiftRange(r);
     if (least < 1)
-      return false;
-    std::optional<int64_t> bound;
-    swapped = false;
-    if (nonNegative(r.b))
-      bound = accumulatorBound(r.a);
-    if (!bound && nonNegative(r.a)) {
-      bound = accumulatorBound(r.b);
-      swapped = bound.has_value();
+      return std::nullopt;
+    for (auto [a, b] : {std::pair(r.a, r.b), std::pair(r.b, r.a)}) {
+      std::optional<int64_t> bound =
+          nonNegative(b) ? accumulatorBound(a) : std::nullopt;
+      if (!bound)
+        continue;
+      int64_t quotientMax = *bound + 2 + (int64_t(1) << (most - 1)) +
+                            std::abs(addend) * (int64_t(1) << most);
+      if (*bound < (int64_t(1) << 30) && quotientMax < (int64_t(1) << 31))
+        return std::pair(a, b);
+      return std::nullopt;
     }
-    if (!bound)
-      return false;
-    int64_t quotientMax = *bound + 2 + (int64_t(1) << (most - 1)) +
-                          std::abs(addend) * (int64_t(1) << most);
-    return *bound < (int64_t(1) << 30) && quotientMax < (int64_t(1) << 31);
+    return std::nullopt;
   }
 
   /// doubleRoundedProduct without its compares, where
@@ -2660,17 +2662,12 @@ struct KernelBuilder {
     auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
     Value evenSum = arith::AddIOp::create(ob, loc, even, rounding(eEven));
     Value oddSum = arith::AddIOp::create(ob, loc, odd, rounding(eOdd));
-    SmallVector<int64_t> highs;
-    for (int64_t i = 0; i < s.lanes(); ++i)
-      highs.push_back(i | 1);
     Value evenWide = vector::BitCastOp::create(ob, loc, wideType, evenSum);
     // Behind an empty inline assembly statement: LLVM would otherwise merge
     // the shuffle and the blend into a vpermt2d, which competes with
     // vpdpbusd for its pipes (about half a slot on Zen 4, nearly a whole
     // one on Zen 5), where the shuffle and the blend can take others.
-    Value evenHigh = opaqueCopy(
-        ob, vector::ShuffleOp::create(ob, loc, evenWide, evenWide, highs),
-        "=v,0");
+    Value evenHigh = opaqueCopy(ob, oddLanesDown(ob, evenWide), "=v,0");
     Value quotient = blendEvenOdd(ob, wideType, evenHigh, oddSum);
     Value sign = arith::ShRSIOp::create(ob, loc, a, splat(31));
     Value sum = arith::AddIOp::create(ob, loc, quotient, sign);
@@ -2683,9 +2680,8 @@ struct KernelBuilder {
   /// that (a << (S - r)) cannot overflow i32, if there is one. Then
   /// ((a << (S - r)) * m + 2^(30+S)) >> (31+S) equals (a * m + 2^(30+r))
   /// >> (31+r): numerator and divisor both gain the factor 2^(S-r). The
-  /// bound on |a|: kh * kw * C products of at most 255 x 255 plus the
-  /// largest |bias| of the layers that share the kernel (their argument
-  /// ranges); S: the largest shift among them.
+  /// bound on |a|: accumulatorBound; S: the largest shift among the layers
+  /// that share the kernel.
   std::optional<int64_t> commonShift(const RoundedProduct &r) {
     auto shiftArg = dyn_cast_or_null<BlockArgument>(r.shift);
     if (!shiftArg || !hasRanges(shiftArg))
@@ -2694,7 +2690,7 @@ struct KernelBuilder {
     if (!bound)
       return std::nullopt;
     int64_t aMax = *bound;
-    auto [lo, hi] = termHull(TailTerm{0, {shiftArg.getArgNumber()}});
+    auto [lo, hi] = argumentHull(shiftArg);
     if (lo < 0 || hi > 31 || aMax >= (int64_t(1) << 31))
       return std::nullopt;
     // |a| < 2^bits, so a << k fits in i32 for k <= 31 - bits.
@@ -2760,6 +2756,17 @@ struct KernelBuilder {
     odd = arith::ShLIOp::create(
         ob, loc, arith::AddIOp::create(ob, loc, odd, half), pairSplat(1));
     return blendEvenOdd(ob, VectorType::get({n}, ob.getI32Type()), even, odd);
+  }
+
+  /// The i32 vector `v` with each odd lane copied onto the even lane below
+  /// it (lanes 1, 1, 3, 3, ...: a vpshufd): the high halves of its 64-bit
+  /// lanes in their low halves, where vpmuldq reads them.
+  Value oddLanesDown(OpBuilder &ob, Value v) {
+    int64_t n = cast<VectorType>(v.getType()).getNumElements();
+    SmallVector<int64_t> lanes;
+    for (int64_t i = 0; i < n; ++i)
+      lanes.push_back(i | 1);
+    return vector::ShuffleOp::create(ob, loc, v, v, lanes);
   }
 
   /// The i32 vector `v` as lanes() / 2 64-bit lanes.
@@ -2829,13 +2836,9 @@ struct KernelBuilder {
       // that reads the low halves only.
       if (shuffleOdd && constraints &&
           cast<VectorType>(v.getType()).getElementType().isInteger(32)) {
-        Value odds = derived(v, "oddLanes", [&](OpBuilder &db) -> Value {
-          SmallVector<int64_t> lanes;
-          for (int64_t i = 0; i < n; ++i)
-            lanes.push_back(i | 1);
-          return vector::ShuffleOp::create(db, loc, v, v, lanes);
-        });
-        return asPairs(ob, odds);
+        return asPairs(ob, derived(v, "oddLanes", [&](OpBuilder &db) {
+                         return oddLanesDown(db, v);
+                       }));
       }
       return high(q);
     };
