@@ -8,9 +8,13 @@
 // 16 quotients, the accumulator's sign (a shift) joins them and one i32
 // shift divides by 2^e: no compares into masks. Otherwise (a shift of 0, a
 // bias too large for the bound, emulated VNNI) the compare form stays.
-// Execution tests: test/Execution/double-rounding-kernels(-native).test.
+// Execution tests: test/Execution/double-rounding-kernels(-native,-avx2).test
+// (both forms).
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=avx512-vnni},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels{emulate-vnni=true})' | FileCheck %s --check-prefix=EMU
+// The int16 target (AVX2): the same choice; its compare form blends the
+// high halves of the corrected sums (shiftedHighHalves).
+// RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=INT16
 
 // A multiplier of 0.1: 0.8 * 2^-3, e = 3; 2R = 2^31 + 2^34.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_8_16_
@@ -39,6 +43,11 @@
 // CHECK: return
 // EMU-LABEL: func.func private @__qnn_kernel_vnni_1_2_8_16_
 // EMU: arith.cmpi slt, {{.*}} : vector<8xi64>
+// INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_8_16_
+// INT16-NOT: arith.cmpi slt, {{.*}} : vector<4xi64>
+// INT16: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<8xi32>
+// INT16: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x"
+// INT16: arith.shrsi %[[ACC]], %{{.*}} : vector<8xi32>
 func.func @pointwise(%x: tensor<1x2x8x16xi8>) -> tensor<1x2x8x32xi8> {
   %w = arith.constant dense<3> : tensor<32x1x1x16xi8>
   %b = arith.constant dense<-700> : tensor<1x1x1x32xi32>
@@ -67,6 +76,11 @@ func.func @shift0(%x: tensor<1x2x4x16xi8>) -> tensor<1x2x4x32xi8> {
 // compare form.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_6_16_
 // CHECK: arith.cmpi slt, {{.*}} : vector<8xi64>
+// INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_6_16_
+// INT16: %[[PE:.*]] = llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x"
+// INT16: arith.cmpi slt, %[[PE]], %{{.*}} : vector<4xi64>
+// INT16: %[[SE:.*]] = arith.subi %{{.*}}, %{{.*}} : vector<4xi64>
+// INT16: arith.shrui %[[SE]], %{{.*}} : vector<4xi64>
 func.func @bigbias(%x: tensor<1x2x6x16xi8>) -> tensor<1x2x6x32xi8> {
   %w = arith.constant dense<3> : tensor<32x1x1x16xi8>
   %b = arith.constant dense<1610612736> : tensor<1x1x1x32xi32>

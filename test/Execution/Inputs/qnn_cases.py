@@ -756,7 +756,7 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_double_edges(t, depthwise):
+def case_double_edges(t, depthwise, big_bias=False):
     """gemmlowp's double rounding (#qnn.rounding<tflite>) at its edges, for
     the kernels' compare-free form (ConvKernels.cpp,
     doubleRoundedHighHalves): per-channel right shifts e from 1 to 12,
@@ -766,7 +766,12 @@ def case_double_edges(t, depthwise):
     the others random mantissas; weights scaled per channel so that the
     results spread over the whole output range, biases of both signs, an
     output zero point. A 1x1 convolution or a 3x3 depthwise one (padded),
-    48 channels."""
+    48 channels. With `big_bias`, the kernels' compare form instead (a bias
+    of 2^30 or more rules the compare-free form out): power-of-two
+    multipliers 2^-22 to 2^-24, weights of -1, 0 and 1, and biases of both
+    signs, up to 64.5 * 2^24, within 30 of a tie (n + 1/2) * 2^k, so that
+    the small accumulators put many sums exactly on it (where the
+    compare's correction decides)."""
     rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
     lo, hi = storage(t)
     H, W = (6, 12) if depthwise else (3, 16)
@@ -778,12 +783,15 @@ def case_double_edges(t, depthwise):
     wsh = [1, kh, kw, O] if depthwise else [O, 1, 1, C]
     klayout = "IHWO" if depthwise else "OHWI"
     ks = [2 + (i * 5) % 12 for i in range(O)]       # r in [2^-k, 2^-(k-1))
-    ratios = [f32(2.0 ** -k if i % 4 == 0 else
+    if big_bias:
+        ks = [24 if i == 0 else 22 + i % 3 for i in range(O)]
+    ratios = [f32(2.0 ** -k if i % 4 == 0 or big_bias else
                   2.0 ** -k * (1 + (rng.next() % 997) / 1000.0))
               for i, k in enumerate(ks)]
     terms = kh * kw if depthwise else C
     # |acc| up to about 200 * 2^k: results over the whole range and past it.
-    wr = [max(1, min(127, (200 << k) // (terms * 6))) for k in ks]
+    wr = [1 if big_bias else max(1, min(127, (200 << k) // (terms * 6)))
+          for k in ks]
     x = [izp - 6 + rng.next() % 13 for _ in range(H * W * C)]
     if depthwise:
         w = [0] * (kh * kw * O)
@@ -797,6 +805,11 @@ def case_double_edges(t, depthwise):
     acc, oshape = conv2d(x, xs, w, wsh, izp, 0, [1, 1], pads, [1, 1],
                          C if depthwise else 1, "NHWC", klayout)
     bias = [(-1) ** o * (rng.next() % (8 << ks[o])) for o in range(O)]
+    if big_bias:
+        # (n + 1/2) * 2^k plus or minus up to 30; channel 0: n = 64.
+        ns = [64] + [rng.next() % 61 for _ in range(O - 1)]
+        bias = [(-1) ** o * (((2 * n + 1) << ks[o]) // 2) +
+                rng.next() % 61 - 30 for o, n in enumerate(ns)]
     out_zp = -3 if t == "i8" else 125
     res = [requantize(wrap32(a + bias[i % O]), ratios[i % O], 0, f32(1.0),
                       out_zp, t, "tflite") for i, a in enumerate(acc)]
@@ -868,6 +881,8 @@ CASES = {
     "double_edges_pointwise_u8": lambda: case_double_edges("ui8", False),
     "double_edges_depthwise_i8": lambda: case_double_edges("i8", True),
     "double_edges_depthwise_u8": lambda: case_double_edges("ui8", True),
+    "double_big_bias_pointwise_i8": lambda: case_double_edges("i8", False, True),
+    "double_big_bias_depthwise_u8": lambda: case_double_edges("ui8", True, True),
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
     "conv_nhwc_ihwo_depthwise_i8": lambda: case_conv(("NHWC", "IHWO", 4, [1, 1], "i8", True)),
