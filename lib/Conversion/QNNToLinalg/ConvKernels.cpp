@@ -1634,6 +1634,20 @@ struct KernelBuilder {
     return t;
   }
 
+  /// Whether the tail t takes every y <= 0 to its lower bound: zp <= lo
+  /// in every channel of every layer sharing the kernel (y + zp <= lo).
+  /// Where a < 0 (and the multiplier is not negative) the double-rounded
+  /// product is at most 0 with or without its sign term (see
+  /// doubleRoundedHighHalves), so a ReLU-like clamp makes the term moot.
+  bool clampsNonPositive(const NarrowingTail &t) {
+    if (t.zp.isConstant() && t.lo.isConstant())
+      return t.zp.c <= t.lo.c;
+    for (size_t m = 0; m < argumentRanges().size(); ++m)
+      if (termRange(t.zp, m).second > termRange(t.lo, m).first)
+        return false;
+    return true;
+  }
+
   /// Whether `r`, the single-rounding product computing y
   /// (matchRoundedProduct), with every right shift r >= 2, can leave its
   /// rounding to the packs: with t
@@ -1998,10 +2012,12 @@ struct KernelBuilder {
         const RoundedProduct &r = it->second;
         Value shift = r.shift ? mapping.lookup(r.shift) : Value();
         if (auto factors = compareFreeDoubleRounding(r, addend)) {
-          mapping.map(op.getResult(0), doubleRoundedHighHalves(
-                                           ob, mapping.lookup(factors->first),
-                                           mapping.lookup(factors->second),
-                                           shift, r.constantShift, addend));
+          bool signTerm = !(computesStop && clampsNonPositive(*stop));
+          mapping.map(op.getResult(0),
+                      doubleRoundedHighHalves(
+                          ob, mapping.lookup(factors->first),
+                          mapping.lookup(factors->second), shift,
+                          r.constantShift, addend, signTerm));
           continue;
         }
         mapping.map(op.getResult(0),
@@ -2626,9 +2642,15 @@ struct KernelBuilder {
   /// i32 shift per vector divides by 2^e. Against the compare form: no
   /// compares into masks (on Zen 5 each costs about 0.3 cycles beside
   /// vpdpbusd, which issues two per cycle: qnn-bench-peak) and one
-  /// instruction fewer per 16 outputs.
+  /// instruction fewer per 16 outputs. Without `signTerm` s is left out
+  /// (two instructions fewer): where a < 0, p <= 0 and the quotient is at
+  /// most 2^(e-1) + addend * 2^e, so the result is at most addend either
+  /// way, which a tail that clamps y <= 0 to its lower bound
+  /// (clampsNonPositive: a ReLU, or an unsigned output with zero point 0)
+  /// makes the same byte.
   Value doubleRoundedHighHalves(OpBuilder &ob, Value a, Value b, Value shift,
-                                int64_t constantShift, int64_t addend) {
+                                int64_t constantShift, int64_t addend,
+                                bool signTerm) {
     auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
     auto splat = [&](int64_t c) {
       return constant(
@@ -2669,9 +2691,11 @@ struct KernelBuilder {
     // one on Zen 5), where the shuffle and the blend can take others.
     Value evenHigh = opaqueCopy(ob, oddLanesDown(ob, evenWide), "=v,0");
     Value quotient = blendEvenOdd(ob, wideType, evenHigh, oddSum);
-    Value sign = arith::ShRSIOp::create(ob, loc, a, splat(31));
-    Value sum = arith::AddIOp::create(ob, loc, quotient, sign);
-    return arith::ShRSIOp::create(ob, loc, sum,
+    if (signTerm) {
+      Value sign = arith::ShRSIOp::create(ob, loc, a, splat(31));
+      quotient = arith::AddIOp::create(ob, loc, quotient, sign);
+    }
+    return arith::ShRSIOp::create(ob, loc, quotient,
                                   shift ? shift : splat(constantShift));
   }
 

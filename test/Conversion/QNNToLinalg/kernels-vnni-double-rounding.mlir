@@ -89,3 +89,34 @@ func.func @bigbias(%x: tensor<1x2x6x16xi8>) -> tensor<1x2x6x32xi8> {
   %y = qnn.requantize %s {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 0 : i32} : tensor<1x2x6x32xi32> -> tensor<1x2x6x32xi8>
   return %y : tensor<1x2x6x32xi8>
 }
+
+// -----
+
+// The @pointwise product with a ReLU (a clamp at the output zero point, 0):
+// where acc < 0 the result is at most 0 with or without the sign term,
+// and the clamp takes it to 0, so the kernels leave the term out
+// (clampsNonPositive): no shift by 31, the quotients shifted by e as they
+// are. The int16 target likewise.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_10_16_
+// CHECK-DAG: %[[E:.*]] = arith.constant dense<3> : vector<16xi32>
+// CHECK-NOT: arith.constant dense<31> : vector<16xi32>
+// CHECK-NOT: arith.cmpi slt, {{.*}} : vector<8xi64>
+// CHECK: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<16xi32>
+// CHECK: %[[Q:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xi32>
+// CHECK-NEXT: arith.shrsi %[[Q]], %[[E]] : vector<16xi32>
+// CHECK: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
+// CHECK: return
+// INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_10_16_
+// INT16-NOT: arith.cmpi slt, {{.*}} : vector<4xi64>
+// INT16: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<8xi32>
+// INT16-NOT: arith.shrsi %[[ACC]]
+// INT16: return
+func.func @relu(%x: tensor<1x2x10x16xi8>) -> tensor<1x2x10x32xi8> {
+  %w = arith.constant dense<3> : tensor<32x1x1x16xi8>
+  %b = arith.constant dense<-700> : tensor<1x1x1x32xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x2x10x16xi8>, tensor<32x1x1x16xi8>) -> tensor<1x2x10x32xi32>
+  %s = tosa.add %c, %b : (tensor<1x2x10x32xi32>, tensor<1x1x1x32xi32>) -> tensor<1x2x10x32xi32>
+  %y = qnn.requantize %s {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 0 : i32} : tensor<1x2x10x32xi32> -> tensor<1x2x10x32xi8>
+  %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x2x10x32xi8>) -> tensor<1x2x10x32xi8>
+  return %r : tensor<1x2x10x32xi8>
+}

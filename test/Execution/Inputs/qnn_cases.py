@@ -756,7 +756,7 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_double_edges(t, depthwise, big_bias=False):
+def case_double_edges(t, depthwise, big_bias=False, relu=False):
     """gemmlowp's double rounding (#qnn.rounding<tflite>) at its edges, for
     the kernels' compare-free form (ConvKernels.cpp,
     doubleRoundedHighHalves): per-channel right shifts e from 1 to 12,
@@ -771,7 +771,10 @@ def case_double_edges(t, depthwise, big_bias=False):
     multipliers 2^-22 to 2^-24, weights of -1, 0 and 1, and biases of both
     signs, up to 64.5 * 2^24, within 30 of a tie (n + 1/2) * 2^k, so that
     the small accumulators put many sums exactly on it (where the
-    compare's correction decides)."""
+    compare's correction decides). With `relu`, a tosa.clamp at the output
+    zero point (-3 for i8) or, for u8, the zero point 0: the kernels then
+    drop the accumulator's sign term (clampsNonPositive), as the clamp
+    takes every result below the zero point to it."""
     rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
     lo, hi = storage(t)
     H, W = (6, 12) if depthwise else (3, 16)
@@ -810,9 +813,11 @@ def case_double_edges(t, depthwise, big_bias=False):
         ns = [64] + [rng.next() % 61 for _ in range(O - 1)]
         bias = [(-1) ** o * (((2 * n + 1) << ks[o]) // 2) +
                 rng.next() % 61 - 30 for o, n in enumerate(ns)]
-    out_zp = -3 if t == "i8" else 125
+    out_zp = -3 if t == "i8" else (0 if relu else 125)
     res = [requantize(wrap32(a + bias[i % O]), ratios[i % O], 0, f32(1.0),
                       out_zp, t, "tflite") for i, a in enumerate(acc)]
+    if relu:
+        res = [max(v, out_zp) for v in res]
     attrs = ("{data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, "
              "groups = %d : i64, input_scale = 1.0 : f32, input_zero_point = %d : i32, "
              "kernel_layout = #qnn.kernel_layout<%s>, padding = array<i64: %s>, "
@@ -835,6 +840,11 @@ def case_double_edges(t, depthwise, big_bias=False):
             ttype(oshape, "i32"), ttype(oshape, t)),
         "return %%y : %s" % ttype(oshape, t),
     ]
+    if relu and t == "i8":
+        body[-1:] = [
+            "%%r = tosa.clamp %%y {min_val = %d : i8, max_val = 127 : i8} "
+            ": (%s) -> %s" % (out_zp, ttype(oshape, t), ttype(oshape, t)),
+            "return %%r : %s" % ttype(oshape, t)]
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
@@ -883,6 +893,10 @@ CASES = {
     "double_edges_depthwise_u8": lambda: case_double_edges("ui8", True),
     "double_big_bias_pointwise_i8": lambda: case_double_edges("i8", False, True),
     "double_big_bias_depthwise_u8": lambda: case_double_edges("ui8", True, True),
+    "double_relu_pointwise_i8": lambda: case_double_edges("i8", False, relu=True),
+    "double_relu_pointwise_u8": lambda: case_double_edges("ui8", False, relu=True),
+    "double_relu_depthwise_i8": lambda: case_double_edges("i8", True, relu=True),
+    "double_relu_depthwise_u8": lambda: case_double_edges("ui8", True, relu=True),
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
     "conv_nhwc_ihwo_depthwise_i8": lambda: case_conv(("NHWC", "IHWO", 4, [1, 1], "i8", True)),
