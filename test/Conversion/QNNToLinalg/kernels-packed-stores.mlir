@@ -3,7 +3,8 @@
 // blocks per pixel) and a requantize to i8: the avx512-vnni kernel narrows
 // four accumulator vectors with the AVX512BW packs and stores 64 bytes.
 // The 8-lane int16 target (AVX2) narrows two blocks with the AVX2 packs
-// and stores 16 bytes; the generic target and emulated vpdpbusd (CPUs
+// and stores 16 bytes, two pixels' four blocks with one byte pack and one
+// vpermd (packBytes8Pair) where the tile has two; the generic target and emulated vpdpbusd (CPUs
 // without AVX512) keep the per-vector narrowing. Execution tests:
 // test/Execution/packed-stores.test, packed-stores-int16.test.
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=PACKED
@@ -20,10 +21,13 @@
 // 2^34 + 3 * 2^35.
 // PACKED8-LABEL: llvm.func @__qnn_kernel_int16
 // PACKED8: llvm.mlir.constant(dense<122406567936> : vector<4xi64>)
-// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packssdw"
+// PACKED8: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packssdw"
 // PACKED8-NOT: llvm.intr.sadd.sat
-// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packsswb"
+// PACKED8: %[[Q:.*]] = llvm.call_intrinsic "llvm.x86.avx2.packssdw"
+// PACKED8-NOT: llvm.intr.sadd.sat
+// PACKED8: llvm.call_intrinsic "llvm.x86.avx2.packsswb"(%[[P]], %[[Q]])
 // PACKED8: llvm.call_intrinsic "llvm.x86.avx2.permd"
+// PACKED8: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
 // PACKED8: llvm.store {{.*}} : vector<16xi8>, !llvm.ptr
 // PACKED8-NOT: llvm.store {{.*}} : vector<8xi8>, !llvm.ptr
 
