@@ -1895,36 +1895,18 @@ struct KernelBuilder {
 
   /// packBytes for the 8-lane Int16 flavor (AVX2): the narrowing tail of
   /// two blocks v0, v1 (8 channels each) as the 16 bytes of their
-  /// channels. vpackssdw interleaves the halves of each 128-bit lane
-  /// (words: v0[0..3] v1[0..3] | v0[4..7] v1[4..7]), the byte pack keeps
-  /// that order in dwords 0, 1 and 4, 5, and one vpermd puts them in
-  /// channel order: 4 instructions and one store per 16 outputs, where
-  /// each block took an extract, two packs and an 8-byte store.
-  Value packBytes8(OpBuilder &ob, Value v0, Value v1,
-                   const NarrowingTail &tail, const PackedTail *perChannel) {
-    auto words = VectorType::get({16}, ob.getI16Type());
-    auto bytes = VectorType::get({32}, ob.getI8Type());
-    auto dwords = VectorType::get({8}, ob.getI32Type());
-    Value w = packWords(ob, "llvm.x86.avx2.packssdw", words, v0, v1, tail,
-                        perChannel && !perChannel->zpWords.empty()
-                            ? perChannel->zpWords.front()
-                            : Value());
-    Value packed = clampBytes(
-        ob,
-        intrinsic(ob,
-                  tail.isSigned ? "llvm.x86.avx2.packsswb"
-                                : "llvm.x86.avx2.packuswb",
-                  bytes, ValueRange{w, w}),
-        tail, perChannel);
-    Value d = vector::BitCastOp::create(ob, loc, dwords, packed);
-    SmallVector<int32_t> order = {0, 4, 1, 5, 0, 4, 1, 5};
-    Value index = arith::ConstantOp::create(
-        ob, loc, DenseElementsAttr::get(dwords, ArrayRef<int32_t>(order)));
-    d = intrinsic(ob, "llvm.x86.avx2.permd", dwords, ValueRange{d, index});
-    Value all = vector::BitCastOp::create(ob, loc, bytes, d);
+  /// channels: packBytes8Pair of the pixel with itself, its low half.
+  /// vpackssdw interleaves the halves of each 128-bit lane (words:
+  /// v0[0..3] v1[0..3] | v0[4..7] v1[4..7]), the byte pack keeps that
+  /// order in dwords 0, 1 and 4, 5, and one vpermd puts them in channel
+  /// order: 4 instructions and one store per 16 outputs (the two word
+  /// packs are one after LLVM's CSE), where each block took an extract,
+  /// two packs and an 8-byte store.
+  Value packBytes8(OpBuilder &ob, Value v0, Value v1, const NarrowingTail &tail,
+                   const PackedTail *perChannel) {
     return vector::ExtractStridedSliceOp::create(
-        ob, loc, all, ArrayRef<int64_t>{0}, ArrayRef<int64_t>{16},
-        ArrayRef<int64_t>{1});
+        ob, loc, packBytes8Pair(ob, v0, v1, v0, v1, tail, perChannel),
+        ArrayRef<int64_t>{0}, ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1});
   }
 
   /// packBytes8 for two pixels at once: the blocks v0, v1 of one pixel and
