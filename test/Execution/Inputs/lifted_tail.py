@@ -5,15 +5,22 @@ different output zero points and clamps: one shared kernel whose epilogue
 takes each layer's zero point and clamp bounds as per-channel arguments
 (qnn-fuse-kernel-epilogues lifts the constants that differ). Per-channel
 weight scales over a wide range (per-channel shifts). Arguments: C O N H W
-[u8]; the function takes two inputs (layer 0 reads the first, layers 1
-and 2 the second) and returns the three outputs."""
+and flags: u8; double (gemmlowp's double rounding, #qnn.rounding<tflite>,
+instead of single rounding); below (the last layer's lower bound under its
+zero point, so that the kernels' double rounding keeps its sign term:
+ConvKernels.cpp, clampsNonPositive, which the other layers' bounds at or
+above their zero points would let it drop). The function takes two inputs
+(layer 0 reads the first, layers 1 and 2 the second) and returns the three
+outputs."""
 
 import sys
 
 from lcg import LCG, hex_bytes
 
 C, O, N, H, W = (int(a) for a in sys.argv[1:6])
-unsigned = len(sys.argv) > 6 and sys.argv[6] == "u8"
+flags = set(sys.argv[6:])
+unsigned = "u8" in flags
+rounding = "tflite" if "double" in flags else "tflite_single"
 rand = LCG(4242)
 
 weights = [rand(255) - 127 for _ in range(O * C)]
@@ -27,6 +34,8 @@ off = 128 if unsigned else 0
 layers = [(33 + off, 40 + off, 126 + off),
           (-7 + off, -5 + off, 100 + off),
           (-128 + off, -120 + off, 120 + off)]
+if "below" in flags:
+    layers[2] = (-20 + off, -60 + off, 120 + off)
 x = "tensor<%dx%dx%dx%dx%s>" % (N, H, W, C, t)
 y = "tensor<%dx%dx%dx%dx%s>" % (N, H, W, O, t)
 wt = "tensor<%dx1x1x%dxi8>" % (O, C)
@@ -40,10 +49,10 @@ for i, (zp, lo, hi) in enumerate(layers):
           "1>, groups = 1 : i64, input_scale = 0.027 : f32, input_zero_point "
           "= %d : i32, output_scale = 0.02 : f32, output_zero_point = %d : "
           "i32, pad_value = %d : i32, padding = array<i64: 0, 0, 0, 0>, "
-          "rounding = #qnn.rounding<tflite_single>, strides = array<i64: 1, "
+          "rounding = #qnn.rounding<%s>, strides = array<i64: 1, "
           "1>, weight_scale = array<f32: %s>, weight_zero_point = 0 : i32} : "
           "(%s, %s, tensor<%dxi32>) -> %s" %
           (i, "%x" if i == 0 else "%x2", hi, lo, -3 + off, zp, -3 + off,
-           ", ".join("%.6e" % s for s in scales), x, wt, O, y))
+           rounding, ", ".join("%.6e" % s for s in scales), x, wt, O, y))
 print("  return %%y0, %%y1, %%y2 : %s, %s, %s" % (y, y, y))
 print("}")
