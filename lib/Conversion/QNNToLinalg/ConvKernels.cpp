@@ -3717,6 +3717,16 @@ struct KernelBuilder {
     // blocks as 6 x 2 below K = 256 ran as fast as 3 x 4 (pw1 146-147 us
     // either way), so those stay 3 x 4.
     bool wideUnits = pipelinable && chunks >= 64 && blocks % 2 == 0;
+    // Few pixels for such units: their last unit recomputes pixels of the
+    // one before it (a 7x7 layer: 9 units, 54 pixels for 49). Plain tiles
+    // of 7 pixels x 2 blocks (14 accumulators) take them where that saves
+    // more than 5% of the pixels; at K >= 256 the pipelining gains
+    // nothing. Zen 5, one thread, pw13 (7x7, K = N = 1024): 105 -> 98-99
+    // us (10 x 2: 99-100; 5 x 4: 99-102; 7 x 1: 120-124).
+    bool sevenRows =
+        wideUnits && 20 * ((pixels + 6) / 7 * 7) < 19 * ((pixels + 5) / 6 * 6);
+    if (sevenRows)
+      pipelinable = wideUnits = false;
     if (wideUnits)
       nrChoices = {2};
     int64_t nr = 1;
@@ -3745,6 +3755,10 @@ struct KernelBuilder {
         }
     if (s.flavor == KernelFlavor::Int16 && nr == 2)
       tileRows = 5;
+    if (sevenRows) {
+      nr = 2;
+      tileRows = 7;
+    }
     if (pairs)
       tileRows = 16;
     // The accumulators of a tile of `rows` pixels: one per (pixel, block),

@@ -145,26 +145,47 @@ func.func @k32(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
 
 // -----
 
-// K = 512 (128 steps), 64 channels, 14 pixels: a long reduction (K >=
+// K = 512 (128 steps), 64 channels, 16 pixels: a long reduction (K >=
 // 256) takes units of 6 pixels x 2 blocks rather than 3 x 4 (the same 12
 // accumulators, 2 weight vectors per step instead of 4): 2 groups of 2
-// blocks, 2 tiles of 6 pixels (4 units, 1..3 in the unit loop) and a rest
-// tile of 2 pixels. Unit 0's reduction loads 2 weight vectors and issues
+// blocks, 2 tiles of 6 pixels (4 units, 1..3 in the unit loop) and a last
+// tile for the 4 pixels left. Unit 0's reduction loads 2 weight vectors and issues
 // 12 vpdpbusd per step.
-// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_7_512_
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_8_512_
 // CHECK-NOT: memref.alloca
 // CHECK: %[[FIRST:.*]]:12 = scf.for %{{.*}} = %c0{{.*}} to %c128{{.*}} step %{{.*}} iter_args
 // CHECK-COUNT-2: vector.load %arg1[{{.*}}] : memref<4x1x1x128x64xi8>, vector<64xi8>
 // CHECK-COUNT-12: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK-NEXT: scf.yield
 // CHECK: scf.for %{{.*}} = %c1{{.*}} to %c4{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[FIRST]]#0,
-func.func @k512(%x: tensor<1x2x7x512xi8>) -> tensor<1x2x7x64xi8> {
+func.func @k512(%x: tensor<1x2x8x512xi8>) -> tensor<1x2x8x64xi8> {
   %w = arith.constant dense<3> : tensor<64x1x1x512xi8>
   %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
-  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x2x7x512xi8>, tensor<64x1x1x512xi8>) -> tensor<1x2x7x64xi32>
-  %a = tosa.add %c, %b : (tensor<1x2x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x2x7x64xi32>
-  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x2x7x64xi32> -> tensor<1x2x7x64xi8>
-  return %y : tensor<1x2x7x64xi8>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x2x8x512xi8>, tensor<64x1x1x512xi8>) -> tensor<1x2x8x64xi32>
+  %a = tosa.add %c, %b : (tensor<1x2x8x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x2x8x64xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x2x8x64xi32> -> tensor<1x2x8x64xi8>
+  return %y : tensor<1x2x8x64xi8>
+}
+
+// -----
+
+// K = 512, 64 channels, 49 pixels (a 7x7 layer): units of 6 pixels would
+// take 9 tiles (54 pixels, the last recomputing 5), so plain tiles of 7
+// pixels x 2 blocks instead (sevenRows): no unit loop, each step of the
+// reduction loads 2 weight vectors and issues 14 vpdpbusd.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_7_7_512_
+// CHECK: scf.for %{{.*}} = %c0{{.*}} to %c128{{.*}} step %{{.*}} iter_args
+// CHECK-COUNT-2: vector.load %arg1[{{.*}}] : memref<4x1x1x128x64xi8>, vector<64xi8>
+// CHECK-COUNT-14: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// CHECK-NEXT: scf.yield
+// CHECK: return
+func.func @k512x49(%x: tensor<1x7x7x512xi8>) -> tensor<1x7x7x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x512xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x7x7x512xi8>, tensor<64x1x1x512xi8>) -> tensor<1x7x7x64xi32>
+  %a = tosa.add %c, %b : (tensor<1x7x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x7x7x64xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x7x7x64xi32> -> tensor<1x7x7x64xi8>
+  return %y : tensor<1x7x7x64xi8>
 }
 
 // -----
