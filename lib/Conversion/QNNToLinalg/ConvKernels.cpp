@@ -1438,6 +1438,17 @@ struct KernelBuilder {
     return termHull(TailTerm{0, {arg.getArgNumber()}});
   }
 
+  /// Whether term a <= term b in every channel of every layer sharing the
+  /// kernel (per layer, a's largest value against b's smallest).
+  bool termAtMost(const TailTerm &a, const TailTerm &b) {
+    if (a.isConstant() && b.isConstant())
+      return a.c <= b.c;
+    for (size_t m = 0; m < argumentRanges().size(); ++m)
+      if (termRange(a, m).second > termRange(b, m).first)
+        return false;
+    return true;
+  }
+
   /// The range of term t over every layer's channels.
   std::pair<int64_t, int64_t> termHull(const TailTerm &t) {
     std::pair<int64_t, int64_t> h{t.c, t.c};
@@ -1581,14 +1592,10 @@ struct KernelBuilder {
     t.lo = lo + after;
     t.hi = hi + after;
     // Every channel's lo <= hi (the clamp's order then does not matter).
-    for (size_t m = 0; m < argumentRanges().size(); ++m)
-      if ((!t.lo.isConstant() || !t.hi.isConstant()) &&
-          termRange(t.lo, m).second > termRange(t.hi, m).first)
-        return std::nullopt;
+    if (!termAtMost(t.lo, t.hi))
+      return std::nullopt;
     auto [loMin, loMax] = termHull(t.lo);
     auto [hiMin, hiMax] = termHull(t.hi);
-    if (loMax > hiMin && t.lo.isConstant() && t.hi.isConstant())
-      return std::nullopt;
     if (!zpFits(t.zp))
       return std::nullopt;
     if (loMin >= -128 && hiMax <= 127 && byteSigned != false)
@@ -1640,12 +1647,7 @@ struct KernelBuilder {
   /// product is at most 0 with or without its sign term (see
   /// doubleRoundedHighHalves), so a ReLU-like clamp makes the term moot.
   bool clampsNonPositive(const NarrowingTail &t) {
-    if (t.zp.isConstant() && t.lo.isConstant())
-      return t.zp.c <= t.lo.c;
-    for (size_t m = 0; m < argumentRanges().size(); ++m)
-      if (termRange(t.zp, m).second > termRange(t.lo, m).first)
-        return false;
-    return true;
+    return termAtMost(t.zp, t.lo);
   }
 
   /// Whether `r`, the single-rounding product computing y
@@ -3726,7 +3728,7 @@ struct KernelBuilder {
     bool sevenRows =
         wideUnits && 20 * ((pixels + 6) / 7 * 7) < 19 * ((pixels + 5) / 6 * 6);
     if (sevenRows)
-      pipelinable = wideUnits = false;
+      pipelinable = false;
     if (wideUnits)
       nrChoices = {2};
     int64_t nr = 1;
@@ -3755,10 +3757,8 @@ struct KernelBuilder {
         }
     if (s.flavor == KernelFlavor::Int16 && nr == 2)
       tileRows = 5;
-    if (sevenRows) {
-      nr = 2;
+    if (sevenRows)
       tileRows = 7;
-    }
     if (pairs)
       tileRows = 16;
     // The accumulators of a tile of `rows` pixels: one per (pixel, block),
@@ -3968,6 +3968,27 @@ struct KernelBuilder {
             ArrayRef<int64_t>{1});
       storeChannels(bb, bytes, ValueRange{nIv, oh, ow}, blockChannel[0]);
     };
+    // storePixel for two pixels (ohs[k], ows[k]) of the 8-lane packed
+    // flavor (Int16, nr = 2): their four accumulators (pixel-major) narrow
+    // together (packBytes8Pair), one 16-byte store per pixel.
+    auto storePixelPair8 = [&](OpBuilder &bb, Value nIv, ArrayRef<Value> ohs,
+                               ArrayRef<Value> ows,
+                               ArrayRef<Value> blockChannel,
+                               ArrayRef<Value> pixelAccs,
+                               const GroupConstants &constants) {
+      SmallVector<Value> vals;
+      for (auto [i, acc] : llvm::enumerate(pixelAccs))
+        vals.push_back(applyEpilogue(bb, acc, constants.blocks[i % 2], &*tail));
+      Value bytes =
+          packBytes8Pair(bb, vals[0], vals[1], vals[2], vals[3], *tail,
+                         constants.tail ? &*constants.tail : nullptr);
+      for (int64_t k = 0; k < 2; ++k)
+        storeChannels(bb,
+                      vector::ExtractStridedSliceOp::create(
+                          bb, loc, bytes, ArrayRef<int64_t>{16 * k},
+                          ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}),
+                      ValueRange{nIv, ohs[k], ows[k]}, blockChannel[0]);
+    };
 
     // The output seen as [n, pixels * channels]: stores of consecutive
     // pixels (pairsPixels, packsPixels).
@@ -4099,21 +4120,9 @@ struct KernelBuilder {
         }
         for (int64_t r = 0; r < rows; ++r) {
           if (packed && lanes == 8 && r + 1 < rows) {
-            // Two pixels' 16 channels narrow together (packBytes8Pair).
-            SmallVector<Value> vals;
-            for (int64_t i = 0; i < 4; ++i)
-              vals.push_back(applyEpilogue(bb, accs[r * nr + i],
-                                           constants.blocks[i % 2], &*tail));
-            Value bytes = packBytes8Pair(
-                bb, vals[0], vals[1], vals[2], vals[3], *tail,
-                constants.tail ? &*constants.tail : nullptr);
-            for (int64_t k = 0; k < 2; ++k)
-              storeChannels(bb,
-                            vector::ExtractStridedSliceOp::create(
-                                bb, loc, bytes, ArrayRef<int64_t>{16 * k},
-                                ArrayRef<int64_t>{16}, ArrayRef<int64_t>{1}),
-                            ValueRange{nIv, ohs[r + k], ows[r + k]},
-                            blockChannel[0]);
+            storePixelPair8(bb, nIv, ohs.slice(r, 2), ows.slice(r, 2),
+                            blockChannel,
+                            ArrayRef<Value>(accs).slice(r * nr, 4), constants);
             ++r;
             continue;
           }
