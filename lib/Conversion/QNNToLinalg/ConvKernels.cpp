@@ -1224,6 +1224,16 @@ struct KernelBuilder {
     return add;
   }
 
+  /// The bias that leadingBiasAdd adds (a per-channel argument or a
+  /// constant), or null without one.
+  Value leadingBias() {
+    arith::AddIOp add = leadingBiasAdd();
+    if (!add)
+      return {};
+    Value acc = epilogue.getBody().front().getArgument(0);
+    return add.getLhs() == acc ? add.getRhs() : add.getLhs();
+  }
+
   /// The number of per-channel vectors the epilogue reads besides the bias
   /// (which the accumulators start from): what it needs in registers, or
   /// reloads, beside the accumulators.
@@ -1231,12 +1241,15 @@ struct KernelBuilder {
     if (!epilogue)
       return 0;
     Operation *bias = leadingBiasAdd();
+    // (The offset form reads K besides its 2m.)
     return llvm::count_if(
-        epilogue.getBody().front().getArguments().drop_front(),
-        [&](BlockArgument arg) {
-          return llvm::any_of(arg.getUsers(),
-                              [&](Operation *user) { return user != bias; });
-        });
+               epilogue.getBody().front().getArguments().drop_front(),
+               [&](BlockArgument arg) {
+                 return llvm::any_of(arg.getUsers(), [&](Operation *user) {
+                   return user != bias;
+                 });
+               }) +
+           (offset ? 1 : 0);
   }
 
   /// Whether the epilogue rescales with per-channel right shifts applied
@@ -1331,12 +1344,14 @@ struct KernelBuilder {
   /// `base` (zero, or a depthwise kernel's correction terms) plus the
   /// epilogue's leading bias, if any.
   Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
-    arith::AddIOp add = leadingBiasAdd();
-    if (!add)
+    // The offset form's accumulators start from bias + D.
+    if (offset)
+      return arith::AddIOp::create(
+          ob, loc, base,
+          loadBlock(ob, cast<VectorType>(base.getType()), offset->bias, ch));
+    Value other = leadingBias();
+    if (!other)
       return base;
-    Block &body = epilogue.getBody().front();
-    Value other =
-        add.getLhs() == body.getArgument(0) ? add.getRhs() : add.getLhs();
     auto type = cast<VectorType>(base.getType());
     Value bias;
     if (auto arg = dyn_cast<BlockArgument>(other)) {
@@ -1960,6 +1975,11 @@ struct KernelBuilder {
       values.push_back(
           loadBlock(ob, VectorType::get({s.lanes()}, elem), arg, ch));
     }
+    // The offset form's 2m and K, after the arguments' vectors.
+    if (offset)
+      for (Value table : {offset->twice, offset->k})
+        values.push_back(loadBlock(
+            ob, VectorType::get({s.lanes()}, ob.getI32Type()), table, ch));
     return values;
   }
 
@@ -2032,6 +2052,15 @@ struct KernelBuilder {
       if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
         const RoundedProduct &r = it->second;
         Value shift = r.shift ? mapping.lookup(r.shift) : Value();
+        if (offset && &op == offset->root) {
+          // The accumulator is u = a + D (initialAccumulator).
+          size_t tables = channelArgs.size();
+          mapping.map(op.getResult(0),
+                      offsetHighHalves(ob, mapping.lookup(offset->a),
+                                       constants[tables], constants[tables + 1],
+                                       shift, r.constantShift, addend));
+          continue;
+        }
         if (auto factors = compareFreeDoubleRounding(r, addend)) {
           bool signTerm = !(computesStop && clampsNonPositive(*stop));
           mapping.map(op.getResult(0),
@@ -2597,8 +2626,7 @@ struct KernelBuilder {
       return std::nullopt;
     int64_t biasMax = 0;
     if (bias && v == bias.getResult()) {
-      Value other = bias.getLhs() == body.getArgument(0) ? bias.getRhs()
-                                                          : bias.getLhs();
+      Value other = leadingBias();
       APInt value;
       if (matchPattern(other, m_ConstantInt(&value))) {
         biasMax = value.abs().getZExtValue();
@@ -2720,6 +2748,184 @@ struct KernelBuilder {
                                   shift ? shift : splat(constantShift));
   }
 
+  /// The offset form of the tail's double-rounded product (planned by
+  /// planOffsetProduct, its tables made by buildOffsetTables): where the
+  /// compare-free form applies without its sign term (doubleRoundedHighHalves
+  /// under a tail that clamps y <= 0 to its lower bound), the accumulators
+  /// start from bias + D instead of the bias, with a per-channel D in [2^30,
+  /// 2^30 + 2^29] such that D * m = 2^30 + J * 2^31 for an integer J. Then
+  /// u = a + D lies in (0, 2^32) (|a| < 2^30), and the high half of the
+  /// unsigned product u * 2m (vpmuludq, 2m < 2^32) is floor((a * m + 2^30) /
+  /// 2^31) + J: the first rounding and the doubling come with the
+  /// accumulator. One i32 add of K = 2^(e-1) + addend * 2^e - J (mod 2^32)
+  /// per 16 outputs replaces the doubling add and the two 64-bit rounding
+  /// adds, before the shift by e. The same integers for every a that
+  /// accumulatorBound allows.
+  struct OffsetProduct {
+    /// The product's root (its trunci), and its factors and shift as
+    /// matched (matchDoubleRoundedProduct, compareFreeDoubleRounding).
+    Operation *root = nullptr;
+    RoundedProduct r;
+    Value a, b;
+    /// The zero point that K holds (the tail's productAddend).
+    int64_t addend = 0;
+    /// memref<N x i32> tables: bias + D, 2m and K.
+    Value bias, twice, k;
+  };
+  std::optional<OffsetProduct> offset;
+
+  /// Whether the offset form (OffsetProduct) computes the epilogue's
+  /// narrowing tail's y; sets `offset` without its tables. It needs the
+  /// compare-free form without the sign term, the factor a the accumulator
+  /// (plus the leading bias) and used by the product alone, and the
+  /// multiplier, the shift and the bias constants or per-channel arguments
+  /// of i32 tables.
+  bool planOffsetProduct() {
+    if (!mulDqConstraints() || !epilogue)
+      return false;
+    std::optional<NarrowingTail> tail = narrowingTail();
+    if (!tail || tail->halved || !clampsNonPositive(*tail))
+      return false;
+    Operation *root = tail->y.getDefiningOp();
+    std::optional<RoundedProduct> r =
+        root ? matchDoubleRoundedProduct(*root) : std::nullopt;
+    // (applyEpilogue tries the other templates first.)
+    if (!r || matchHighHalfProduct(*root) || matchRoundedProduct(*root))
+      return false;
+    auto factors = compareFreeDoubleRounding(*r, tail->productAddend);
+    if (!factors)
+      return false;
+    auto [a, b] = *factors;
+    // (compareFreeDoubleRounding's accumulatorBound: a is the accumulator
+    // or the leading bias add.) No other use of a may see a + D.
+    auto inProduct = [&](Operation *op) {
+      return llvm::is_contained(r->ops, op);
+    };
+    for (Operation *user : a.getUsers())
+      if (!inProduct(user) && !(isa<arith::ExtSIOp>(user) &&
+                                llvm::all_of(user->getUsers(), inProduct)))
+        return false;
+    Block &body = epilogue.getBody().front();
+    auto tableOrConstant = [&](Value v) {
+      if (!v || matchPattern(v, m_Constant()))
+        return true;
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner() == &body && arg.getArgNumber() >= 1 &&
+             arg.getArgNumber() <= channelArgs.size() &&
+             cast<MemRefType>(channelArgs[arg.getArgNumber() - 1].getType())
+                 .getElementType()
+                 .isInteger(32);
+    };
+    if (!tableOrConstant(b) || !tableOrConstant(r->shift) ||
+        !tableOrConstant(leadingBias()))
+      return false;
+    offset = OffsetProduct{root, *r, a, b, tail->productAddend, {}, {}, {}};
+    return true;
+  }
+
+  /// A vector of `type` with the epilogue value v's lanes from `c` on: its
+  /// channel table's, or its constant's splat; `fallback`'s without v.
+  Value channelVector(OpBuilder &ob, VectorType type, Value v, Value c,
+                      int64_t fallback) {
+    APInt value;
+    if (v && !matchPattern(v, m_ConstantInt(&value)))
+      return vector::LoadOp::create(
+          ob, loc, type, channelArgs[cast<BlockArgument>(v).getArgNumber() - 1],
+          c);
+    int64_t x = v ? value.getSExtValue() : fallback;
+    return arith::ConstantOp::create(
+        ob, loc,
+        DenseElementsAttr::get(type,
+                               ob.getI32IntegerAttr(static_cast<int32_t>(x))));
+  }
+
+  /// The tables of the planned offset form, before the kernel's loops (one
+  /// pass over the channels, a vector of up to `lanes` channels at a time):
+  /// for each channel with multiplier m (>= 0), right shift e (>= 1) and
+  /// bias (0 without one), v = ctz(m) (31 for m = 0) and D = 2^30 | 2^30 >>
+  /// v, so that D * m = 2^30 * (2^v + 1) * (m >> v) for v >= 1 and 2^30 * m
+  /// for v = 0, 2^30 times an odd number (m = 0: D = 2^30, J = 0); J = D *
+  /// m >> 31. The tables hold bias + D, 2m and 2^(e-1) + addend * 2^e - J.
+  void buildOffsetTables() {
+    OffsetProduct &o = *offset;
+    int64_t n = s.op;
+    if (!channelArgs.empty())
+      n = cast<MemRefType>(channelArgs.front().getType()).getDimSize(0);
+    int64_t width = std::gcd(n, s.lanes());
+    auto type = VectorType::get({width}, b.getI32Type());
+    auto wide = VectorType::get({width}, b.getI64Type());
+    auto tableType = MemRefType::get({n}, b.getI32Type());
+    o.bias = memref::AllocaOp::create(b, loc, tableType);
+    o.twice = memref::AllocaOp::create(b, loc, tableType);
+    o.k = memref::AllocaOp::create(b, loc, tableType);
+    scf::ForOp loop =
+        scf::ForOp::create(b, loc, idx(b, 0), idx(b, n), idx(b, width));
+    OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
+    Value c = loop.getInductionVar();
+    auto splat = [&](int64_t v) -> Value {
+      return arith::ConstantOp::create(
+          lb, loc,
+          DenseElementsAttr::get(
+              type, lb.getI32IntegerAttr(static_cast<int32_t>(v))));
+    };
+    Value m = channelVector(lb, type, o.b, c, 0);
+    Value e = channelVector(lb, type, o.r.shift, c, o.r.constantShift);
+    Value bias = channelVector(lb, type, leadingBias(), c, 0);
+    Value v = arith::MinUIOp::create(
+        lb, loc, LLVM::CountTrailingZerosOp::create(lb, loc, m, false),
+        splat(31));
+    Value d = arith::OrIOp::create(
+        lb, loc, splat(1 << 30),
+        arith::ShRUIOp::create(lb, loc, splat(1 << 30), v));
+    Value dm =
+        arith::MulIOp::create(lb, loc, arith::ExtUIOp::create(lb, loc, wide, d),
+                              arith::ExtUIOp::create(lb, loc, wide, m));
+    Value j = arith::TruncIOp::create(
+        lb, loc, type,
+        arith::ShRUIOp::create(
+            lb, loc, dm,
+            arith::ConstantOp::create(
+                lb, loc,
+                DenseElementsAttr::get(wide, lb.getI64IntegerAttr(31)))));
+    Value half = arith::ShLIOp::create(
+        lb, loc, splat(1), arith::SubIOp::create(lb, loc, e, splat(1)));
+    Value k = arith::SubIOp::create(
+        lb, loc,
+        arith::AddIOp::create(
+            lb, loc, half, arith::ShLIOp::create(lb, loc, splat(o.addend), e)),
+        j);
+    vector::StoreOp::create(lb, loc, arith::AddIOp::create(lb, loc, bias, d),
+                            o.bias, c);
+    vector::StoreOp::create(lb, loc, arith::AddIOp::create(lb, loc, m, m),
+                            o.twice, c);
+    vector::StoreOp::create(lb, loc, k, o.k, c);
+  }
+
+  /// The offset form's y (OffsetProduct) for the accumulator u = a + D and
+  /// its channels' 2m and K: (high half of u * 2m + K) >> e, plus `addend`
+  /// less the tables' (an exact shift of the result: K's addend is a
+  /// multiple of 2^e).
+  Value offsetHighHalves(OpBuilder &ob, Value u, Value twice, Value k,
+                         Value shift, int64_t constantShift, int64_t addend) {
+    auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
+    auto splat = [&](int64_t c) {
+      return constant(
+          DenseElementsAttr::get(wideType, ob.getI32IntegerAttr(c)));
+    };
+    auto [even, odd] = evenOddProducts(ob, u, twice, /*shuffleOdd=*/true,
+                                       /*isUnsigned=*/true);
+    Value evenWide = vector::BitCastOp::create(ob, loc, wideType, even);
+    // (Opaque for the reason doubleRoundedHighHalves gives.)
+    Value evenHigh = opaqueCopy(ob, oddLanesDown(ob, evenWide), "=v,0");
+    Value high = blendEvenOdd(ob, wideType, evenHigh, odd);
+    Value y =
+        arith::ShRSIOp::create(ob, loc, arith::AddIOp::create(ob, loc, high, k),
+                               shift ? shift : splat(constantShift));
+    if (addend != offset->addend)
+      y = arith::AddIOp::create(ob, loc, y, splat(addend - offset->addend));
+    return y;
+  }
+
   /// For a single-rounding multiply with per-channel right shifts r (0 <=
   /// r <= S) of the accumulator plus bias: a common right shift S such
   /// that (a << (S - r)) cannot overflow i32, if there is one. Then
@@ -2833,8 +3039,11 @@ struct KernelBuilder {
   /// both factors to be sign-extended i32 values and select vpmuldq on
   /// x86. The halves of a per-channel operand are computed once per
   /// channel block (derived).
+  /// With `isUnsigned` (x86 flavors only), the factors are unsigned
+  /// (vpmuludq).
   std::pair<Value, Value> evenOddProducts(OpBuilder &ob, Value a, Value b,
-                                          bool shuffleOdd = false) {
+                                          bool shuffleOdd = false,
+                                          bool isUnsigned = false) {
     int64_t n = s.lanes();
     auto wideType = VectorType::get({n}, ob.getI32Type());
     auto asI32 = [&](Value v) -> Value {
@@ -2850,6 +3059,7 @@ struct KernelBuilder {
     Value aq = asPairs(ob, asI32(a));
     Value bq = asPairs(ob, asI32(b));
     std::optional<StringRef> constraints = mulDqConstraints();
+    assert((constraints || !isUnsigned) && "vpmuludq is x86's");
     // The low halves: as they are for the inline vpmuldq, which reads no
     // more; sign-extended in place for LLVM's own selection.
     auto low = [&](Value q) -> Value {
@@ -2892,10 +3102,12 @@ struct KernelBuilder {
         return arith::MulIOp::create(ob, loc, x, y);
       return LLVM::InlineAsmOp::create(
                  ob, loc, x.getType(), ValueRange{x, y},
-                 /*asm_string=*/"vpmuldq $2, $1, $0", *constraints,
+                 /*asm_string=*/
+                 isUnsigned ? "vpmuludq $2, $1, $0" : "vpmuldq $2, $1, $0",
+                 *constraints,
                  /*has_side_effects=*/false, /*is_align_stack=*/false,
-                 LLVM::tailcallkind::TailCallKind::None,
-                 LLVM::AsmDialectAttr(), ArrayAttr())
+                 LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(),
+                 ArrayAttr())
           .getResult(0);
     };
     // One statement per operand: the IR's order must not depend on the
@@ -2989,7 +3201,8 @@ struct KernelBuilder {
       return {};
     auto load = v.getDefiningOp<vector::LoadOp>();
     if (!load || load.getIndices().size() != 1 ||
-        !llvm::is_contained(channelArgs, load.getBase()))
+        !(llvm::is_contained(channelArgs, load.getBase()) ||
+          (offset && load.getBase() == offset->twice)))
       return {};
     auto type = load.getVectorType();
     if (type.getRank() != 1 || type.getNumElements() != 16 ||
@@ -5087,6 +5300,8 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
     kb.epilogue = epilogue;
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())
       kb.channelArgs.push_back(arg);
+    if (kb.planOffsetProduct())
+      kb.buildOffsetTables();
   }
   if (spec.isDepthwise())
     kb.buildDepthwiseRowTiles();

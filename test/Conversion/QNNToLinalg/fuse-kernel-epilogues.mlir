@@ -27,25 +27,35 @@
 
 // After materialization the epilogue runs on the accumulator vectors (8
 // lanes for int16) and only i8 vectors are stored; the template is gone.
-// The double-rounding multiply (e = 3, multiplier >= 0, a small bias: the
-// compare-free form, ConvKernels.cpp doubleRoundedHighHalves) runs on the
-// even and odd i32 lanes of 2a as four i64 products each (vpmuldq in
+// The double-rounding multiply (e = 3, multiplier >= 0, a small bias, and
+// a clamp at the zero point -128: ConvKernels.cpp's offset form,
+// OffsetProduct) reads three tables that the kernel fills before its
+// loops from its bias argument and constants: the accumulators start
+// from bias + D, and the products of those sums and 2m run on their even
+// and odd i32 lanes as four unsigned i64 products each (vpmuludq in
 // inline assembly, which reads the low halves of the 64-bit lanes: the
-// even lanes as they are, the odd ones copied down by a shuffle), and a
-// blend of the two i32 views takes each result where it lies. The
-// kernel's constants (the blend's lane mask among them) are made once, at
-// its start.
+// even lanes as they are, the odd ones copied down by a shuffle); a blend
+// of the two i32 views takes each high half where it lies. The kernel's
+// constants (the blend's lane mask among them) are made once, at its
+// start.
 // BODY-LABEL: func.func @fused
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
 // BODY: %[[EVEN:.*]] = arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
+// BODY: %[[BIASD:.*]] = memref.alloca() : memref<16xi32>
+// BODY-NEXT: %[[TWICE:.*]] = memref.alloca() : memref<16xi32>
+// BODY-NEXT: %[[K:.*]] = memref.alloca() : memref<16xi32>
+// BODY-NEXT: scf.for
+// BODY-NEXT: vector.load %arg3[%{{.*}}] : memref<16xi32>, vector<8xi32>
+// BODY: vector.store %{{.*}}, %[[BIASD]]
+// BODY: vector.store %{{.*}}, %[[TWICE]]
+// BODY-NEXT: vector.store %{{.*}}, %[[K]]
 // BODY-NOT: vector.store {{.*}} vector<8xi32>
-// BODY: vector.load {{.*}} : memref<16xi32>, vector<8xi32>
-// BODY: %[[TWICE:.*]] = arith.addi %[[A:.*]], %[[A]] : vector<8xi32>
-// BODY-NEXT: %[[ODD:.*]] = vector.shuffle %[[TWICE]], %[[TWICE]] [1, 1, 3, 3, 5, 5, 7, 7]
+// BODY: vector.load %[[BIASD]]
+// BODY: %[[ODD:.*]] = vector.shuffle %[[A:.*]], %[[A]] [1, 1, 3, 3, 5, 5, 7, 7]
 // BODY-NEXT: %[[QO:.*]] = vector.bitcast %[[ODD]] : vector<8xi32> to vector<4xi64>
-// BODY-NEXT: %[[Q:.*]] = vector.bitcast %[[TWICE]] : vector<8xi32> to vector<4xi64>
-// BODY-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[Q]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-// BODY-NEXT: llvm.inline_asm "vpmuldq $2, $1, $0", "=x,x,x" %[[QO]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY-NEXT: %[[Q:.*]] = vector.bitcast %[[A]] : vector<8xi32> to vector<4xi64>
+// BODY: llvm.inline_asm "vpmuludq $2, $1, $0", "=x,x,x" %[[Q]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// BODY-NEXT: llvm.inline_asm "vpmuludq $2, $1, $0", "=x,x,x" %[[QO]], %{{.*}} : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
 // BODY-NOT: arith.muli {{.*}} : vector<4xi64>
 // BODY: arith.select %[[EVEN]], %{{.*}}, %{{.*}} : vector<8xi1>, vector<8xi32>
 // The two 8-lane blocks of a pixel narrow together into one 16-byte store

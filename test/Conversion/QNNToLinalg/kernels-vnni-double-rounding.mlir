@@ -95,21 +95,47 @@ func.func @bigbias(%x: tensor<1x2x6x16xi8>) -> tensor<1x2x6x32xi8> {
 // The @pointwise product with a ReLU (a clamp at the output zero point, 0):
 // where acc < 0 the result is at most 0 with or without the sign term,
 // and the clamp takes it to 0, so the kernels leave the term out
-// (clampsNonPositive): no shift by 31, the quotients shifted by e as they
-// are. The int16 target likewise.
+// (clampsNonPositive), and take the offset form (OffsetProduct): before
+// its loops the kernel fills three tables per channel, bias + D (D from
+// the multiplier's trailing zeros), 2m and K; the accumulators start from
+// corr + bias + D, and each 16 outputs take two vpmuludq of the
+// accumulator (no doubling, no 64-bit rounding adds), a shuffle and a
+// blend of the high halves, one add of K and the shift by e. The int16
+// target likewise, on 8 lanes.
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_10_16_
 // CHECK-DAG: %[[E:.*]] = arith.constant dense<3> : vector<16xi32>
-// CHECK-NOT: arith.constant dense<31> : vector<16xi32>
 // CHECK-NOT: arith.cmpi slt, {{.*}} : vector<8xi64>
-// CHECK: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<16xi32>
+// CHECK: %[[BIASD:.*]] = memref.alloca() : memref<32xi32>
+// CHECK-NEXT: %[[TWICE:.*]] = memref.alloca() : memref<32xi32>
+// CHECK-NEXT: %[[K:.*]] = memref.alloca() : memref<32xi32>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: "llvm.intr.cttz"
+// CHECK: vector.store %{{.*}}, %[[BIASD]]
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: vector.store %{{.*}}, %[[TWICE]]
+// CHECK-NEXT: vector.store %{{.*}}, %[[K]]
+// CHECK-NEXT: }
+// CHECK: %[[CORR:.*]] = vector.load %arg2
+// CHECK-NEXT: %[[B0:.*]] = vector.load %[[BIASD]]
+// CHECK-NEXT: arith.addi %[[CORR]], %[[B0]] : vector<16xi32>
+// CHECK: %[[KV:.*]] = vector.load %[[K]]
+// CHECK-NOT: arith.addi %[[ACC:.*]], %[[ACC]] : vector<16xi32>
+// CHECK: llvm.inline_asm "vpmuludq $2, $1, $0", "=v,v,v"
+// CHECK-NEXT: llvm.inline_asm "vpmuludq $2, $1, $0", "=v,v,v"
+// CHECK-NOT: arith.addi {{.*}} : vector<8xi64>
 // CHECK: %[[Q:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<16xi1>, vector<16xi32>
-// CHECK-NEXT: arith.shrsi %[[Q]], %[[E]] : vector<16xi32>
+// CHECK-NEXT: %[[SUM:.*]] = arith.addi %[[Q]], %[[KV]] : vector<16xi32>
+// CHECK-NEXT: arith.shrsi %[[SUM]], %[[E]] : vector<16xi32>
+// CHECK-NOT: vpmuldq
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"
 // CHECK: return
 // INT16-LABEL: func.func private @__qnn_kernel_int16_1_2_10_16_
 // INT16-NOT: arith.cmpi slt, {{.*}} : vector<4xi64>
-// INT16: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<8xi32>
-// INT16-NOT: arith.shrsi %[[ACC]]
+// INT16: "llvm.intr.cttz"
+// INT16-NOT: vpmuldq
+// INT16: llvm.inline_asm "vpmuludq $2, $1, $0", "=x,x,x"
+// INT16-NEXT: llvm.inline_asm "vpmuludq $2, $1, $0", "=x,x,x"
+// INT16-NOT: vpmuldq
 // INT16: return
 func.func @relu(%x: tensor<1x2x10x16xi8>) -> tensor<1x2x10x32xi8> {
   %w = arith.constant dense<3> : tensor<32x1x1x16xi8>

@@ -756,7 +756,8 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     emit([("x", xs, t, x)], [l.replace("%%", "%") for l in body], oshape, t, res)
 
 
-def case_double_edges(t, depthwise, big_bias=False, relu=False):
+def case_double_edges(t, depthwise, big_bias=False, relu=False,
+                      near_bound=False):
     """gemmlowp's double rounding (#qnn.rounding<tflite>) at its edges, for
     the kernels' compare-free form (ConvKernels.cpp,
     doubleRoundedHighHalves): per-channel right shifts e from 1 to 12,
@@ -774,7 +775,13 @@ def case_double_edges(t, depthwise, big_bias=False, relu=False):
     compare's correction decides). With `relu`, a tosa.clamp at the output
     zero point (-3 for i8) or, for u8, the zero point 0: the kernels then
     drop the accumulator's sign term (clampsNonPositive), as the clamp
-    takes every result below the zero point to it."""
+    takes every result below the zero point to it, and the x86 ones take
+    the offset form (OffsetProduct). With `near_bound` (and
+    `relu`), biases of both signs within 2^26 + 2^24 of 2^30, the largest
+    that the compare-free form allows beside these accumulators, and
+    shifts of 23 to 25: the kernels' offset form (OffsetProduct), whose
+    offset accumulators a + D then come within 2^26 of 0 and of 2^31 +
+    2^29."""
     rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
     lo, hi = storage(t)
     H, W = (6, 12) if depthwise else (3, 16)
@@ -788,6 +795,8 @@ def case_double_edges(t, depthwise, big_bias=False, relu=False):
     ks = [2 + (i * 5) % 12 for i in range(O)]       # r in [2^-k, 2^-(k-1))
     if big_bias:
         ks = [24 if i == 0 else 22 + i % 3 for i in range(O)]
+    if near_bound:
+        ks = [23 + i % 3 for i in range(O)]
     ratios = [f32(2.0 ** -k if i % 4 == 0 or big_bias else
                   2.0 ** -k * (1 + (rng.next() % 997) / 1000.0))
               for i, k in enumerate(ks)]
@@ -813,6 +822,9 @@ def case_double_edges(t, depthwise, big_bias=False, relu=False):
         ns = [64] + [rng.next() % 61 for _ in range(O - 1)]
         bias = [(-1) ** o * (((2 * n + 1) << ks[o]) // 2) +
                 rng.next() % 61 - 30 for o, n in enumerate(ns)]
+    if near_bound:
+        bias = [(-1) ** o * ((1 << 30) - (1 << 26) - rng.next() % (1 << 24))
+                for o in range(O)]
     out_zp = -3 if t == "i8" else (0 if relu else 125)
     res = [requantize(wrap32(a + bias[i % O]), ratios[i % O], 0, f32(1.0),
                       out_zp, t, "tflite") for i, a in enumerate(acc)]
@@ -897,6 +909,10 @@ CASES = {
     "double_relu_pointwise_u8": lambda: case_double_edges("ui8", False, relu=True),
     "double_relu_depthwise_i8": lambda: case_double_edges("i8", True, relu=True),
     "double_relu_depthwise_u8": lambda: case_double_edges("ui8", True, relu=True),
+    "double_near_bound_pointwise_i8":
+        lambda: case_double_edges("i8", False, relu=True, near_bound=True),
+    "double_near_bound_depthwise_u8":
+        lambda: case_double_edges("ui8", True, relu=True, near_bound=True),
     "conv_nhwc_ohwi_u8": lambda: case_conv(("NHWC", "OHWI", 1, [1, 1], "ui8", True)),
     "conv_nhwc_hwio_i8_dilated": lambda: case_conv(("NHWC", "HWIO", 1, [2, 1], "i8", True)),
     "conv_nhwc_ihwo_depthwise_i8": lambda: case_conv(("NHWC", "IHWO", 4, [1, 1], "i8", True)),
