@@ -149,6 +149,11 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdZmm() {
 
 // The ceiling of a K = 32 pointwise layer (see the top).
 QNN_DP_BESIDE(dpbusdMuldqZmm, "vpmuldq")
+// The offset form's unsigned multiply (ConvKernels.cpp, OffsetProduct), and
+// IFMA's high-half multiply-add (AVX512-IFMA: Zen 4 and later, Ice Lake
+// and later), which would add the product's high half to a register.
+QNN_DP_BESIDE(dpbusdMuludqZmm, "vpmuludq")
+QNN_DP_BESIDE(dpbusdMadd52huqZmm, "vpmadd52huq")
 QNN_DP_BESIDE(dpbusdPaddswZmm, "vpaddsw")
 QNN_DP_BESIDE(dpbusdPermt2dZmm, "vpermt2d")
 QNN_DP_BESIDE(dpbusdPaddqZmm, "vpaddq")
@@ -268,6 +273,9 @@ int main() {
       __builtin_cpu_supports("avx512bw")) {
     report("vpdpbusd zmm", dpbusdZmm);
     report("vpdpbusd zmm + vpmuldq 4:1", dpbusdMuldqZmm);
+    report("vpdpbusd zmm + vpmuludq 4:1", dpbusdMuludqZmm);
+    if (__builtin_cpu_supports("avx512ifma"))
+      report("vpdpbusd zmm + vpmadd52huq 4:1", dpbusdMadd52huqZmm);
     report("vpdpbusd zmm + vpaddsw 4:1", dpbusdPaddswZmm);
     report("vpdpbusd zmm + vpermt2d 4:1", dpbusdPermt2dZmm);
     report("vpdpbusd zmm + vpaddq 4:1", dpbusdPaddqZmm);
