@@ -2781,7 +2781,8 @@ struct KernelBuilder {
   /// multiplier, the shift and the bias constants or per-channel arguments
   /// of i32 tables.
   bool planOffsetProduct() {
-    if (!mulDqConstraints() || !epilogue)
+    // (The tables live on the caller's stack: at most 48 KiB.)
+    if (!mulDqConstraints() || !epilogue || offsetTableLength() > 4096)
       return false;
     std::optional<NarrowingTail> tail = narrowingTail();
     if (!tail || tail->halved || !clampsNonPositive(*tail))
@@ -2839,6 +2840,14 @@ struct KernelBuilder {
                                ob.getI32IntegerAttr(static_cast<int32_t>(x))));
   }
 
+  /// The length of the offset form's tables: that of the kernel's channel
+  /// arguments, or its output channels without any.
+  int64_t offsetTableLength() const {
+    if (channelArgs.empty())
+      return s.op;
+    return cast<MemRefType>(channelArgs.front().getType()).getDimSize(0);
+  }
+
   /// The tables of the planned offset form, before the kernel's loops (one
   /// pass over the channels, a vector of up to `lanes` channels at a time):
   /// for each channel with multiplier m (>= 0), right shift e (>= 1) and
@@ -2848,9 +2857,7 @@ struct KernelBuilder {
   /// m >> 31. The tables hold bias + D, 2m and 2^(e-1) + addend * 2^e - J.
   void buildOffsetTables() {
     OffsetProduct &o = *offset;
-    int64_t n = s.op;
-    if (!channelArgs.empty())
-      n = cast<MemRefType>(channelArgs.front().getType()).getDimSize(0);
+    int64_t n = offsetTableLength();
     int64_t width = std::gcd(n, s.lanes());
     auto type = VectorType::get({width}, b.getI32Type());
     auto wide = VectorType::get({width}, b.getI64Type());

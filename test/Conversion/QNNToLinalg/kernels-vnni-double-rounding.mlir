@@ -146,3 +146,25 @@ func.func @relu(%x: tensor<1x2x10x16xi8>) -> tensor<1x2x10x32xi8> {
   %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x2x10x32xi8>) -> tensor<1x2x10x32xi8>
   return %r : tensor<1x2x10x32xi8>
 }
+
+// -----
+
+// The @relu product over 4112 output channels: the offset form's three
+// tables would take more than 48 KiB of the caller's stack, so the kernel
+// keeps the compare-free form without the sign term (the doubling add).
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_1_2_16_
+// CHECK-NOT: llvm.intr.cttz
+// CHECK-NOT: memref.alloca
+// CHECK: %[[TWICE:.*]] = arith.addi %[[ACC:.*]], %[[ACC]] : vector<16xi32>
+// CHECK: llvm.inline_asm "vpmuldq $2, $1, $0", "=v,v,v"
+// CHECK-NOT: vpmuludq
+// CHECK: return
+func.func @wide(%x: tensor<1x1x2x16xi8>) -> tensor<1x1x2x4112xi8> {
+  %w = arith.constant dense<3> : tensor<4112x1x1x16xi8>
+  %b = arith.constant dense<-700> : tensor<1x1x1x4112xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.01>, weight_zero_point = 0 : i32} : (tensor<1x1x2x16xi8>, tensor<4112x1x1x16xi8>) -> tensor<1x1x2x4112xi32>
+  %s = tosa.add %c, %b : (tensor<1x1x2x4112xi32>, tensor<1x1x1x4112xi32>) -> tensor<1x1x2x4112xi32>
+  %y = qnn.requantize %s {input_scale = array<f64: 0.005>, input_zero_point = 0 : i32, output_scale = 5.000000e-02 : f32, output_zero_point = 0 : i32} : tensor<1x1x2x4112xi32> -> tensor<1x1x2x4112xi8>
+  %r = tosa.clamp %y {min_val = 0 : i8, max_val = 127 : i8} : (tensor<1x1x2x4112xi8>) -> tensor<1x1x2x4112xi8>
+  return %r : tensor<1x1x2x4112xi8>
+}
