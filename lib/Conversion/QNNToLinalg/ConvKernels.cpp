@@ -1241,15 +1241,17 @@ struct KernelBuilder {
     if (!epilogue)
       return 0;
     Operation *bias = leadingBiasAdd();
-    // (The offset form reads K besides its 2m.)
+    // The offset form reads its 2m and K tables instead of the multiplier.
+    Value multiplier = offset ? offset->b : Value();
     return llvm::count_if(
                epilogue.getBody().front().getArguments().drop_front(),
                [&](BlockArgument arg) {
-                 return llvm::any_of(arg.getUsers(), [&](Operation *user) {
-                   return user != bias;
-                 });
+                 return arg != multiplier &&
+                        llvm::any_of(arg.getUsers(), [&](Operation *user) {
+                          return user != bias;
+                        });
                }) +
-           (offset ? 1 : 0);
+           (offset ? 2 : 0);
   }
 
   /// Whether the epilogue rescales with per-channel right shifts applied
@@ -1341,8 +1343,8 @@ struct KernelBuilder {
   }
 
   /// The initial accumulator of the output channels [ch, ch + lanes):
-  /// `base` (zero, or a depthwise kernel's correction terms) plus the
-  /// epilogue's leading bias, if any.
+  /// `base` (zero, or a kernel's correction terms) plus the epilogue's
+  /// leading bias, if any, or plus the offset form's bias + D.
   Value initialAccumulator(OpBuilder &ob, Value base, Value ch) {
     // The offset form's accumulators start from bias + D.
     if (offset)
@@ -2000,7 +2002,9 @@ struct KernelBuilder {
     arith::AddIOp biasAdd = leadingBiasAdd();
     if (biasAdd)
       mapping.map(biasAdd.getResult(), acc);
-    for (auto [i, value] : llvm::enumerate(constants))
+    // (The offset form's tables follow the arguments' vectors.)
+    for (auto [i, value] :
+         llvm::enumerate(constants.take_front(channelArgs.size())))
       mapping.map(body.getArgument(i + 1), value);
     // gemmlowp's rounding doubling high multiply on i32 operands,
     // trunci((sext(a) * sext(b) + 2^30) >> 31), is emitted on the vectors'
@@ -2696,7 +2700,10 @@ struct KernelBuilder {
   /// most 2^(e-1) + addend * 2^e, so the result is at most addend either
   /// way, which a tail that clamps y <= 0 to its lower bound
   /// (clampsNonPositive: a ReLU, or an unsigned output with zero point 0)
-  /// makes the same byte.
+  /// makes the same byte. Such tails usually take the offset form instead
+  /// (OffsetProduct); this one remains where it does not apply (more than
+  /// 4096 channels, factors that are neither tables nor constants, other
+  /// users of a).
   Value doubleRoundedHighHalves(OpBuilder &ob, Value a, Value b, Value shift,
                                 int64_t constantShift, int64_t addend,
                                 bool signTerm) {
@@ -3353,7 +3360,8 @@ struct KernelBuilder {
   /// The accumulator a depthwise kernel starts output channels
   /// j * cp + [c0, c0 + lanes) from: the zero point's correction (`corr`,
   /// emitDepthwise) plus, with an epilogue (multiplier 1: channel c0 is
-  /// also the output channel of its constants), the bias.
+  /// also the output channel of its constants), the bias (or the offset
+  /// form's bias + D: initialAccumulator).
   Value depthwiseInitialAccumulator(OpBuilder &ob, Value jIv, Value c0) {
     Value ch = arith::AddIOp::create(ob, loc, mul(ob, jIv, s.cp), c0);
     auto type = VectorType::get({s.lanes()}, ob.getI32Type());
@@ -4023,7 +4031,8 @@ struct KernelBuilder {
         wType.getNumElements() * wType.getElementTypeBitWidth() / 8;
     bool groupMajor = weightBytes > kGroupMajorWeightBytes;
     // The accumulators of the nr blocks from channel blockChannel[j], for
-    // `rows` pixels: the VNNI correction terms plus the epilogue's bias, in
+    // `rows` pixels: the VNNI correction terms plus the epilogue's bias (or
+    // the offset form's bias + D: initialAccumulator), in
     // (pixel, block) order, or one per pair of pixels (pairsPixels).
     auto initialAccumulators = [&](OpBuilder &bb, ArrayRef<Value> blockChannel,
                                    int64_t rows) {

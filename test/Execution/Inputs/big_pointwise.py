@@ -2,15 +2,18 @@
 """Prints a qnn program: a 1x1 convolution of C -> O channels over N
 images of H x W i8 pixels, with pseudo-random weights (a fixed LCG, so
 every channel group differs), per-channel weight scales, a bias and a
-per-channel requantize to i8. Arguments: C O N H W; by default 640 640 2 2
-7 (packed VNNI weights of 400 KiB, above the kernels' group-major
-threshold)."""
+per-channel requantize to i8. Arguments: C O N H W [relu]; by default
+640 640 2 2 7 (packed VNNI weights of 400 KiB, above the kernels'
+group-major threshold). With `relu`, a clamp at the output zero point
+follows (the x86 kernels' offset form of the double rounding)."""
 
 import sys
 
 from lcg import LCG, hex_bytes
 
-C, O, N, H, W = (int(a) for a in (sys.argv[1:] or [640, 640, 2, 2, 7]))
+args = [a for a in sys.argv[1:] if a != "relu"]
+relu = "relu" in sys.argv[1:]
+C, O, N, H, W = (int(a) for a in (args or [640, 640, 2, 2, 7]))
 rand = LCG(12345)
 
 weights = [rand(255) - 127 for _ in range(O * C)]
@@ -38,5 +41,10 @@ print("  %%y = qnn.requantize %%a {axis = 3 : i64, input_scale = array<f64: "
       "%s>, input_zero_point = 0 : i32, output_scale = 4.0 : f32, "
       "output_zero_point = 5 : i32} : %s -> %s" %
       (", ".join("%.6e" % (0.5 * s) for s in scales), acc, y))
-print("  return %%y : %s" % y)
+if relu:
+    print("  %%r = tosa.clamp %%y {min_val = 5 : i8, max_val = 127 : i8} : "
+          "(%s) -> %s" % (y, y))
+    print("  return %%r : %s" % y)
+else:
+    print("  return %%y : %s" % y)
 print("}")

@@ -779,7 +779,7 @@ def case_double_edges(t, depthwise, big_bias=False, relu=False,
     the offset form (OffsetProduct). With `near_bound` (and
     `relu`), biases of both signs within 2^26 + 2^24 of 2^30, the largest
     that the compare-free form allows beside these accumulators, and
-    shifts of 23 to 25: the kernels' offset form (OffsetProduct), whose
+    right shifts of 22 to 24: the kernels' offset form (OffsetProduct), whose
     offset accumulators a + D then come within 2^26 of 0 and of 2^31 +
     2^29."""
     rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
