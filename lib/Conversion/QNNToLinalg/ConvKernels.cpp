@@ -592,8 +592,9 @@ static func::FuncOp declareKernel(OpBuilder &builder, ModuleOp module,
 
 /// Emits the kernel call; returns the output tensor of `outShape`: the i32
 /// accumulators or, with `epilogue`, its results (the kernel then takes
-/// the epilogue's channel constants after `corr`, zero-padded to the
-/// kernel's s.op output channels for layers whose channels do not fill the
+/// the epilogue's channel constants after `corr`, padded with the last
+/// channel's to the kernel's s.op output channels for layers whose channels
+/// do not fill the
 /// last block: on the AVX-512 targets every GEMM layer, whose kernels store
 /// those channels masked, elsewhere dense layers, whose padded 8-bit rows
 /// are then sliced; repeated across the lanes for a depthwise kernel that
@@ -620,11 +621,16 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
       auto type = RankedTensorType::get({s.op}, element);
       // Most layers need no padding: reuse the attribute as it is. Padding
       // goes through APInt/APFloat, never through one Attribute per element:
-      // zeros, or with grouped pixels the layer's channels again (lane l
-      // holds channel l % c).
-      auto fill = [&](auto values, auto zero) {
+      // the last channel's constants again (a padded lane computes a result
+      // that nothing stores, and the kernel's argument ranges stay those of
+      // the layer's channels: zeros there, a shift of 0 among them, ruled
+      // out the forms that need every shift to be at least 1 or 2), or with
+      // grouped pixels the layer's channels again (lane l holds channel l %
+      // c).
+      auto fill = [&](auto values) {
         int64_t c = values.size();
-        values.resize(s.op, zero);
+        auto last = values.back();
+        values.resize(s.op, last);
         if (s.pixelGroup > 1)
           repeatChannels(values, c, s.op);
         constants.push_back(DenseElementsAttr::get(type, values));
@@ -632,11 +638,9 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
       if (v.getNumElements() == s.op)
         constants.push_back(v.reshape(type));
       else if (isa<FloatType>(element))
-        fill(SmallVector<APFloat>(v.getValues<APFloat>()),
-             APFloat::getZero(cast<FloatType>(element).getFloatSemantics()));
+        fill(SmallVector<APFloat>(v.getValues<APFloat>()));
       else
-        fill(SmallVector<APInt>(v.getValues<APInt>()),
-             APInt(element.getIntOrFloatBitWidth(), 0));
+        fill(SmallVector<APInt>(v.getValues<APInt>()));
       extra.push_back(MemRefType::get({s.op}, element));
     }
   }

@@ -17,6 +17,10 @@
 // RUN: qnn-opt %s --split-input-file --pass-pipeline='builtin.module(convert-qnn-to-linalg{target=int16},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,tosa-to-tensor),canonicalize,linalg-fuse-elementwise-ops,qnn-fuse-kernel-epilogues,one-shot-bufferize{bufferize-function-boundaries},qnn-materialize-conv-kernels)' | FileCheck %s --check-prefix=AVX2
 
 
+// The kernel's channel constants, padded to 32 with the last channel's
+// (here the bias), so that the padded lanes add nothing to the kernel's
+// argument ranges.
+// CHECK: memref.global "private" constant @{{.*}} : memref<32xi32> = dense<[-61, 2592, {{.*}}, 1995, 1639, 1639, 1639, 1639, 1639, 1639, 1639, 1639, 1639]>
 // CHECK-LABEL: func.func @pw_o24
 // CHECK: call @[[K:__qnn_kernel_vnni_1_2_6_8_2_6_1_1_1_1_1_1_32_0_0_0_1_24_epilogue0]]({{.*}}) : ({{.*}}, memref<1x2x6x24xi8>) -> ()
 // CHECK-NOT: linalg.generic

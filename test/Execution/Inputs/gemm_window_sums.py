@@ -7,18 +7,21 @@ the whole range of their type (so that w - wzp leaves the signed byte
 range), a bias and a requantize to u8 that spreads the outputs of uniform
 random input bytes over [0, 255]: per tensor, or per channel with WTYPE
 i8pc (i8 weights, per-channel scales). Arguments: WTYPE (u8, i8 or i8pc)
-WZP C O N H W KH KW S D P ITYPE (u8 or i8) [npu]. With `npu`, the same
-layer as one npu.conv2d (output in ITYPE), which the CPU pipeline lowers
-to a kernel with the epilogue inside whatever its channel count (the qnn
-form leaves a kernel of padded channels its own epilogue): the pixel-pair
-kernels' tests (gemm-pixel-pairs.test, at most 8 output channels)."""
+WZP C O N H W KH KW S D P ITYPE (u8 or i8) [npu [relu]]. With `npu`, the
+same layer as one npu.conv2d (output in ITYPE), which the CPU pipeline
+lowers to a kernel with the epilogue inside whatever its channel count
+(the qnn form leaves a kernel of padded channels its own epilogue): the
+pixel-pair kernels' tests (gemm-pixel-pairs.test, at most 8 output
+channels). With `relu` too, act_min is the output zero point (the x86
+kernels' offset form of the double rounding)."""
 
 import sys
 
 from lcg import LCG, hex_bytes
 
 wtype, itype = sys.argv[1], sys.argv[13]
-npu = sys.argv[14:] == ["npu"]
+npu = sys.argv[14:15] == ["npu"]
+relu = npu and sys.argv[15:] == ["relu"]
 per_channel = wtype == "i8pc"
 wtype = "i8" if per_channel else wtype
 WZP, C, O, N, H, W, KH, KW, S, D, P = (int(a) for a in sys.argv[2:13])
@@ -72,16 +75,17 @@ print("  %%b = arith.constant dense<%s> : %s" % (hex_bytes(bias, 4), bias_type))
 if npu:
     lo, hi = (0, 255) if itype == "u8" else (-128, 127)
     wscales = wscales if per_channel else [1.0]
-    print("  %%y = npu.conv2d %%x, %%w, %%b {input_scale = 1.0 : f32, "
+    print("  %%y = npu.conv2d %%x, %%w, %%b {%sinput_scale = 1.0 : f32, "
           "input_zero_point = %d : i32, weight_scale = array<f32: %s>, "
           "weight_zero_point = %d : i32, output_scale = %.6e : f32, "
           "output_zero_point = %d : i32, rounding = #qnn.rounding<tflite>, "
           "strides = array<i64: %d, %d>, padding = array<i64: %d, %d, %d, %d>, "
           "dilations = array<i64: %d, %d>, groups = 1 : i64, pad_value = %d : "
           "i32, act_min = %d : i32, act_max = %d : i32} : (%s, %s, %s) -> %s" %
-          (izp, ", ".join("%.6e" % w for w in wscales), WZP,
+          ("activation = #npu.activation<clip>, " if relu else "",
+           izp, ", ".join("%.6e" % w for w in wscales), WZP,
            out_scale * wscales[-1], (lo + hi + 1) // 2, S, S, P, P, P, P, D, D,
-           izp, lo, hi, x, wt, bias_type, y))
+           izp, (lo + hi + 1) // 2 if relu else lo, hi, x, wt, bias_type, y))
     print("  return %%y : %s" % y)
     print("}")
     sys.exit(0)
