@@ -2064,9 +2064,9 @@ struct KernelBuilder {
           // The accumulator is u = a + D (initialAccumulator).
           size_t tables = channelArgs.size();
           mapping.map(op.getResult(0),
-                      offsetHighHalves(ob, mapping.lookup(offset->a),
-                                       constants[tables], constants[tables + 1],
-                                       shift, r.constantShift, addend));
+                      offsetHighHalves(ob, acc, constants[tables],
+                                       constants[tables + 1], shift,
+                                       r.constantShift, addend));
           continue;
         }
         if (auto factors = compareFreeDoubleRounding(r, addend)) {
@@ -2773,11 +2773,12 @@ struct KernelBuilder {
   /// adds, before the shift by e. The same integers for every a that
   /// accumulatorBound allows.
   struct OffsetProduct {
-    /// The product's root (its trunci), and its factors and shift as
-    /// matched (matchDoubleRoundedProduct, compareFreeDoubleRounding).
+    /// The product's root (its trunci), its template (for the shift) and
+    /// its multiplier b (compareFreeDoubleRounding's second factor; the
+    /// first is the accumulator, which starts from bias + D).
     Operation *root = nullptr;
     RoundedProduct r;
-    Value a, b;
+    Value b;
     /// The zero point that K holds (the tail's productAddend).
     int64_t addend = 0;
     /// memref<N x i32> tables: bias + D, 2m and K.
@@ -2818,8 +2819,10 @@ struct KernelBuilder {
                                 llvm::all_of(user->getUsers(), inProduct)))
         return false;
     Block &body = epilogue.getBody().front();
+    // (As channelVector reads them.)
     auto tableOrConstant = [&](Value v) {
-      if (!v || matchPattern(v, m_Constant()))
+      APInt value;
+      if (!v || matchPattern(v, m_ConstantInt(&value)))
         return true;
       auto arg = dyn_cast<BlockArgument>(v);
       return arg && arg.getOwner() == &body && arg.getArgNumber() >= 1 &&
@@ -2831,7 +2834,7 @@ struct KernelBuilder {
     if (!tableOrConstant(b) || !tableOrConstant(r->shift) ||
         !tableOrConstant(leadingBias()))
       return false;
-    offset = OffsetProduct{root, *r, a, b, tail->productAddend, {}, {}, {}};
+    offset = OffsetProduct{root, *r, b, tail->productAddend, {}, {}, {}};
     return true;
   }
 

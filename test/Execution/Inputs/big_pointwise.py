@@ -14,6 +14,7 @@ from lcg import LCG, hex_bytes
 args = [a for a in sys.argv[1:] if a != "relu"]
 relu = "relu" in sys.argv[1:]
 C, O, N, H, W = (int(a) for a in (args or [640, 640, 2, 2, 7]))
+OUT_ZP = 5
 rand = LCG(12345)
 
 weights = [rand(255) - 127 for _ in range(O * C)]
@@ -39,11 +40,11 @@ print("  %%a = tosa.add %%c, %%b : (%s, tensor<1x1x1x%dxi32>) -> %s" %
       (acc, O, acc))
 print("  %%y = qnn.requantize %%a {axis = 3 : i64, input_scale = array<f64: "
       "%s>, input_zero_point = 0 : i32, output_scale = 4.0 : f32, "
-      "output_zero_point = 5 : i32} : %s -> %s" %
-      (", ".join("%.6e" % (0.5 * s) for s in scales), acc, y))
+      "output_zero_point = %d : i32} : %s -> %s" %
+      (", ".join("%.6e" % (0.5 * s) for s in scales), OUT_ZP, acc, y))
 if relu:
-    print("  %%r = tosa.clamp %%y {min_val = 5 : i8, max_val = 127 : i8} : "
-          "(%s) -> %s" % (y, y))
+    print("  %%r = tosa.clamp %%y {min_val = %d : i8, max_val = 127 : i8} : "
+          "(%s) -> %s" % (OUT_ZP, y, y))
     print("  return %%r : %s" % y)
 else:
     print("  return %%y : %s" % y)

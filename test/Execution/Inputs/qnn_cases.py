@@ -776,12 +776,11 @@ def case_double_edges(t, depthwise, big_bias=False, relu=False,
     zero point (-3 for i8) or, for u8, the zero point 0: the kernels then
     drop the accumulator's sign term (clampsNonPositive), as the clamp
     takes every result below the zero point to it, and the x86 ones take
-    the offset form (OffsetProduct). With `near_bound` (and
-    `relu`), biases of both signs within 2^26 + 2^24 of 2^30, the largest
-    that the compare-free form allows beside these accumulators, and
-    right shifts of 22 to 24: the kernels' offset form (OffsetProduct), whose
-    offset accumulators a + D then come within 2^26 of 0 and of 2^31 +
-    2^29."""
+    the offset form (OffsetProduct). With `near_bound` (and `relu`),
+    biases of both signs within 2^26 + 2^24 of 2^30, the largest that the
+    compare-free form allows beside these accumulators, and right shifts of
+    22 to 24: the offset form's accumulators a + D then come within 2^26 of
+    0 and of 2^31 + 2^29."""
     rng = Rng(4242 + (7 if depthwise else 0) + (1 if t == "ui8" else 0))
     lo, hi = storage(t)
     H, W = (6, 12) if depthwise else (3, 16)
