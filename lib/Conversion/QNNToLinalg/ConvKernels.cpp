@@ -244,9 +244,18 @@ static constexpr int64_t kDepthwiseWorkFactor = 8;
 /// read its 1 MB of weights at about 50 bytes per ns on one core (Zen 4).
 static constexpr int64_t kStreamedWeightWorkFactor = 4;
 
-/// Serial GEMM kernels whose packed weights exceed this loop over output
-/// channel groups outside the pixel tiles (see pixelTileLoops).
-static constexpr int64_t kGroupMajorWeightBytes = 384 * 1024;
+/// GEMM kernels whose packed weights exceed this (more than an L1 data
+/// cache holds beside the activations: 32 KiB on Zen 4, 48 on Zen 5 and
+/// recent Xeons) loop over output channel groups outside the pixel tiles
+/// (see pixelTileLoops; threaded pipelined kernels take their strips in
+/// that order too). Tile-major, each tile of 3 pixels read every group's
+/// weights from L2: 4 weight vectors per 12 vpdpbusd, more than Zen 5's L2
+/// delivers. Zen 5, one thread: MobileNet v2's 14x14x96 -> 576 expansion
+/// (54 KiB) 32.7 -> 22.8 us, its 7x7x160 -> 960 ones (150 KiB) 22.1 ->
+/// 16.5, pw5 (64 KiB) 4% faster; two threads 19 -> 14.5 and 13.6 ->
+/// 10.1 us. (Group-major units with 6 KiB of weights, 28x28x32 -> 192,
+/// ran 1.6 times slower: the weights stay in L1 either way.)
+static constexpr int64_t kGroupMajorWeightBytes = 32 * 1024;
 
 //===----------------------------------------------------------------------===//
 // Rewriting the ops into kernel calls
@@ -1261,13 +1270,18 @@ struct KernelBuilder {
   /// Whether the epilogue rescales with per-channel right shifts applied
   /// per lane (a double-rounding multiply's, or a single-rounding one's
   /// that no common shift replaces): four more vectors per channel block.
+  /// Not the offset form's (OffsetProduct), one i32 shift of each lane
+  /// after its add of K: one vector per block, which the pipelined
+  /// kernels afford (Zen 5, one thread, pw1 with per-channel shifts 77 ->
+  /// 64 us, as fast as with one shift).
   bool perLaneShifts() {
     if (!epilogue)
       return false;
     for (Operation &op : epilogue.getBody().front()) {
       if (auto r = matchRoundedProduct(op); r && r->shift && !commonShift(*r))
         return true;
-      if (auto r = matchDoubleRoundedProduct(op); r && r->shift)
+      if (auto r = matchDoubleRoundedProduct(op);
+          r && r->shift && !(offset && &op == offset->root))
         return true;
     }
     return false;
@@ -2876,9 +2890,11 @@ struct KernelBuilder {
     auto type = VectorType::get({width}, b.getI32Type());
     auto wide = VectorType::get({width}, b.getI64Type());
     auto tableType = MemRefType::get({n}, b.getI32Type());
-    o.bias = memref::AllocaOp::create(b, loc, tableType);
-    o.twice = memref::AllocaOp::create(b, loc, tableType);
-    o.k = memref::AllocaOp::create(b, loc, tableType);
+    // Aligned to a cache line: each 64-byte read of a table is one line.
+    IntegerAttr line = b.getI64IntegerAttr(64);
+    o.bias = memref::AllocaOp::create(b, loc, tableType, line);
+    o.twice = memref::AllocaOp::create(b, loc, tableType, line);
+    o.k = memref::AllocaOp::create(b, loc, tableType, line);
     scf::ForOp loop =
         scf::ForOp::create(b, loc, idx(b, 0), idx(b, n), idx(b, width));
     OpBuilder lb = OpBuilder::atBlockBegin(loop.getBody());
@@ -3483,9 +3499,11 @@ struct KernelBuilder {
   /// output channels: threads split a layer of few pixels (7x7x1024: 9 tiles)
   /// by channels too. With `groupMajor`, serial code loops over the groups
   /// outside the tiles: each group's weights are then read once for all tiles
-  /// rather than all the weights once per tile. (The parallel loop stays
+  /// rather than all the weights once per tile. (This parallel loop stays
   /// tile-major: threads that split a pixel's channels write parts of the same
-  /// cache lines, and a 2-thread pw3 ran 3x slower that way.)
+  /// cache lines, and a 2-thread pw3 ran 3x slower that way. The pipelined
+  /// kernels' strips of consecutive group-major units do not interleave
+  /// threads within a group: buildGemm.)
   void pixelTileLoops(
       int64_t rowsPerTile, int64_t groups, bool groupMajor,
       function_ref<void(OpBuilder &, Value, Value, ArrayRef<Value>,
@@ -4401,7 +4419,8 @@ struct KernelBuilder {
     // packed vectors once per unit: MobileNet v2's shared 56x56x24->144
     // layers 208 -> 194 us for two, 28x28x32->192 75 -> 70); with
     // per-lane shifts (four vectors per block) it ran up to 10% slower
-    // pipelined (spills) and keeps plain tiles. With threads,
+    // pipelined (spills) and keeps plain tiles (not the offset form's
+    // single shift per lane: perLaneShifts). With threads,
     // each parallel iteration is a strip of consecutive units, pipelined
     // within it (tile-major, as the parallel tiles are): 2 threads, Zen 4,
     // pw1 89 -> 77 us, pw3 129 -> 121, pw5 121 -> 116. Emulated VNNI takes
@@ -4437,16 +4456,25 @@ struct KernelBuilder {
     bool overlapLast = lastTileIsFull(rows, rest, pixels);
     if (overlapLast && threaded) {
       int64_t n = (tiles + 1) * groups, strips = stripsOf(n);
-      overlapLast = (strips - 1) * n / strips <= (tiles - 1) * groups;
+      if (groupMajor) {
+        // Each group's last two tiles in one strip: no strip may start at
+        // a group's last (overlapping) tile.
+        for (int64_t k = 1; k < strips && overlapLast; ++k)
+          overlapLast = k * n / strips % (tiles + 1) != tiles;
+      } else {
+        overlapLast = (strips - 1) * n / strips <= (tiles - 1) * groups;
+      }
     }
     if (overlapLast) {
       ++tiles;
       units = tiles * groups;
       rest = 0;
     }
-    // Unit u: (tile, group), tile-major (group-major, as above).
+    // Unit u: (tile, group), tile-major, or group-major (above the weight
+    // threshold, serial or threaded: a strip then runs over the tiles of
+    // one or two groups, whose weights stay in L1).
     auto tileGroup = [&](OpBuilder &ob, Value u) -> std::pair<Value, Value> {
-      if (groupMajor && !threaded) {
+      if (groupMajor) {
         auto [g, t] = opaqueDivRem(ob, u, tiles);
         return {t, g};
       }

@@ -166,9 +166,20 @@ struct MaterializeConvKernelsPass
       default:
         break;
       }
-      if (!features.empty())
+      if (!features.empty()) {
         func->setAttr("target_features",
                       LLVM::TargetFeaturesAttr::get(&getContext(), features));
+        // The kernels realign their stack frames to the vectors' size, so
+        // that their zmm spills (and the offset form's tables) never
+        // straddle two cache lines: the ABI promises 16 bytes, and a
+        // kernel's time had varied by up to 20% from run to run with the
+        // caller's stack pointer (Zen 5, pw1 with per-channel shifts:
+        // 63-75 us). It costs rbp as a general register.
+        func->setAttr(
+            "passthrough",
+            ArrayAttr::get(&getContext(),
+                           {StringAttr::get(&getContext(), "stackrealign")}));
+      }
     }
     // The epilogue functions were templates; their operations now live in
     // the kernels. (A symbolKnownUseEmpty query per epilogue walked the

@@ -41,9 +41,9 @@
 // BODY-LABEL: func.func @fused
 // BODY: func.func private @__qnn_kernel_int16_{{.*}}_epilogue0(
 // BODY: %[[EVEN:.*]] = arith.constant dense<[true, false, true, false, true, false, true, false]> : vector<8xi1>
-// BODY: %[[BIASD:.*]] = memref.alloca() : memref<16xi32>
-// BODY-NEXT: %[[TWICE:.*]] = memref.alloca() : memref<16xi32>
-// BODY-NEXT: %[[K:.*]] = memref.alloca() : memref<16xi32>
+// BODY: %[[BIASD:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xi32>
+// BODY-NEXT: %[[TWICE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xi32>
+// BODY-NEXT: %[[K:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xi32>
 // BODY-NEXT: scf.for
 // BODY-NEXT: vector.load %arg3[%{{.*}}] : memref<16xi32>, vector<8xi32>
 // BODY: vector.store %{{.*}}, %[[BIASD]]

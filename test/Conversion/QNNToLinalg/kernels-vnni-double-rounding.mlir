@@ -105,9 +105,9 @@ func.func @bigbias(%x: tensor<1x2x6x16xi8>) -> tensor<1x2x6x32xi8> {
 // CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_2_10_16_
 // CHECK-DAG: %[[E:.*]] = arith.constant dense<3> : vector<16xi32>
 // CHECK-NOT: arith.cmpi slt, {{.*}} : vector<8xi64>
-// CHECK: %[[BIASD:.*]] = memref.alloca() : memref<32xi32>
-// CHECK-NEXT: %[[TWICE:.*]] = memref.alloca() : memref<32xi32>
-// CHECK-NEXT: %[[K:.*]] = memref.alloca() : memref<32xi32>
+// CHECK: %[[BIASD:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
+// CHECK-NEXT: %[[TWICE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
+// CHECK-NEXT: %[[K:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xi32>
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: "llvm.intr.cttz"
 // CHECK: vector.store %{{.*}}, %[[BIASD]]

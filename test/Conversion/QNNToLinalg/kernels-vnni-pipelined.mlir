@@ -252,6 +252,27 @@ func.func @shifts(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
 
 // -----
 
+// Shifts 10 apart (scales 2e-5 to 2.048e-2 against 0.05: right shifts 2
+// to 12) with a ReLU (a clamp at the output zero point): the offset form
+// of the double rounding (OffsetProduct) shifts each lane by its
+// channel's e once, after adding K (one more vector per block, no
+// per-lane rounding terms), and the kernel is pipelined.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_3_7_32_
+// CHECK: scf.for %{{.*}} = %c1{{.*}} to %c7{{.*}} step %{{.*}} iter_args
+// CHECK: llvm.inline_asm "vpmuludq $2, $1, $0"
+// CHECK: arith.shrsi %{{.*}}, %{{.*}} : vector<16xi32>
+func.func @offset_shifts(%x: tensor<1x3x7x32xi8>) -> tensor<1x3x7x64xi8> {
+  %w = arith.constant dense<3> : tensor<64x1x1x32xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x64xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03>, weight_zero_point = 0 : i32} : (tensor<1x3x7x32xi8>, tensor<64x1x1x32xi8>) -> tensor<1x3x7x64xi32>
+  %a = tosa.add %c, %b : (tensor<1x3x7x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x3x7x64xi32>
+  %y = qnn.requantize %a {axis = 3 : i64, input_scale = array<f64: 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03, 1.024000e-02, 2.048000e-02, 2.000000e-05, 4.000000e-05, 8.000000e-05, 1.600000e-04, 3.200000e-04, 6.400000e-04, 1.280000e-03, 2.560000e-03, 5.120000e-03>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x3x7x64xi32> -> tensor<1x3x7x64xi8>
+  %r = tosa.clamp %y {min_val = 3 : i8, max_val = 127 : i8} : (tensor<1x3x7x64xi8>) -> tensor<1x3x7x64xi8>
+  return %r : tensor<1x3x7x64xi8>
+}
+
+// -----
+
 // Shifts 2 apart (scales 0.004 to 0.0135) with |acc| < 2^21: one common
 // shift (acc << (S - r)) replaces them, the epilogue reads the multiplier
 // and that difference per channel, and the kernel is pipelined.
@@ -288,4 +309,36 @@ func.func @k32x100(%x: tensor<1x10x10x32xi8>) -> tensor<1x10x10x64xi8> {
   %a = tosa.add %c, %b : (tensor<1x10x10x64xi32>, tensor<1x1x1x64xi32>) -> tensor<1x10x10x64xi32>
   %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x10x10x64xi32> -> tensor<1x10x10x64xi8>
   return %y : tensor<1x10x10x64xi8>
+}
+
+// -----
+
+// K = 64, 768 channels: 48 KiB of weights, above the group-major
+// threshold (32 KiB), so that each group's weights stay in L1 while the
+// units run over every tile: unit u is group u / 19, tile u mod 19 (18
+// tiles of 3 pixels and one ending at pixel 55), serial or threaded. With
+// threads, 228 units in 28 strips: no strip starts at a group's last
+// tile, so the last tiles overlap the ones before them there too.
+// CHECK-LABEL: func.func private @__qnn_kernel_vnni_1_7_8_64_
+// CHECK: scf.for %[[U:.*]] = %c1{{.*}} to %c228{{.*}} step %{{.*}} iter_args
+// CHECK: arith.divui %[[U]], %c19 : index
+// CHECK: arith.remui %[[U]], %c19 : index
+// CHECK: arith.minui %{{.*}}, %c53 : index
+// PAR-LABEL: func.func private @__qnn_kernel_vnni_1_7_8_64_
+// PAR: scf.parallel (%[[S:.*]]) = (%c0) to (%c28) step (%c1) {
+// PAR: arith.muli %[[S]], %c228
+// PAR: scf.for %[[U:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// PAR: arith.divui %[[U]], %c19 : index
+// PAR: arith.remui %[[U]], %c19 : index
+// PAR: arith.minui %{{.*}}, %c53 : index
+// PAR: scf.reduce
+// PAR-NOT: vector.store
+// PAR: return
+func.func @group_major(%x: tensor<1x7x8x64xi8>) -> tensor<1x7x8x768xi8> {
+  %w = arith.constant dense<3> : tensor<768x1x1x64xi8>
+  %b = arith.constant dense<100> : tensor<1x1x1x768xi32>
+  %c = qnn.conv2d %x, %w {data_layout = #qnn.layout<NHWC>, dilations = array<i64: 1, 1>, groups = 1 : i64, input_scale = 5.000000e-01 : f32, input_zero_point = -1 : i32, kernel_layout = #qnn.kernel_layout<OHWI>, padding = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, weight_scale = array<f32: 0.005>, weight_zero_point = 0 : i32} : (tensor<1x7x8x64xi8>, tensor<768x1x1x64xi8>) -> tensor<1x7x8x768xi32>
+  %a = tosa.add %c, %b : (tensor<1x7x8x768xi32>, tensor<1x1x1x768xi32>) -> tensor<1x7x8x768xi32>
+  %y = qnn.requantize %a {input_scale = array<f64: 0.0025>, input_zero_point = 0 : i32, output_scale = 0.05 : f32, output_zero_point = 3 : i32} : tensor<1x7x8x768xi32> -> tensor<1x7x8x768xi8>
+  return %y : tensor<1x7x8x768xi8>
 }
