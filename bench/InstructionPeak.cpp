@@ -210,6 +210,46 @@ QNN_DP_EACH(dpbusdEachPaddqZmm, QNN_EACH_PADDQ)
 QNN_DP_EACH(dpbusdEachPsraqZmm, QNN_EACH_PSRAQ)
 QNN_DP_EACH(dpbusdEachPcmpgtqZmm, QNN_EACH_PCMPGTQ)
 
+// vpdpbusd zmm with two more instructions after each (24 per twelve),
+// `insn` writing zmm25-30 from the two inputs: which issue limit a kernel
+// whose epilogue has many instructions per vpdpbusd meets. Zen 5, beside
+// a peak of 1066-1107: vpaddd 731-769 GOPS (four vector pipes: 36
+// instructions in 9 cycles where the 12 vpdpbusd alone take 6), vpsraq
+// 554-577 (shifts: two per cycle), vpmovzxbd 499-508 (shuffles, packs,
+// permutes and inserts: two per cycle, on a pipe vpdpbusd also uses),
+// register moves none (eliminated at rename; copies among registers in
+// use cost about a third of an instruction each in other runs). The
+// depthwise and small-K pointwise kernels meet the first two limits.
+#define QNN_DP_TWICE(function, insn)                                           \
+  __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
+    __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
+    QNN_ZMM_ACCUMULATORS;                                                      \
+    double start = seconds();                                                  \
+    for (long i = 0; i < kIterations; ++i)                                     \
+      __asm__ volatile(                                                        \
+          QNN_DP("c0") insn("25") insn("26") QNN_DP("c1") insn("27")           \
+              insn("28") QNN_DP("c2") insn("29") insn("30") QNN_DP("c3")       \
+                  insn("25") insn("26") QNN_DP("c4") insn("27") insn("28")     \
+                      QNN_DP("c5") insn("29") insn("30") QNN_DP("c6")          \
+                          insn("25") insn("26") QNN_DP("c7") insn("27")        \
+                              insn("28") QNN_DP("c8") insn("29") insn("30")    \
+                                  QNN_DP("c9") insn("25") insn("26")           \
+                                      QNN_DP("c10") insn("27") insn("28")      \
+                                          QNN_DP("c11") insn("29") insn("30")  \
+          : QNN_ZMM_OUTPUTS                                                    \
+          : [a] "v"(a), [b] "v"(b)                                             \
+          : "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30");             \
+    double elapsed = seconds() - start;                                        \
+    return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
+  }
+#define QNN_TWICE_PADDD(r) "vpaddd %[a], %[b], %%zmm" r "\n\t"
+#define QNN_TWICE_PMOVZXBD(r) "vpmovzxbd %x[a], %%zmm" r "\n\t"
+#define QNN_TWICE_MOVDQA(r) "vmovdqa64 %[a], %%zmm" r "\n\t"
+QNN_DP_TWICE(dpbusdTwicePadddZmm, QNN_TWICE_PADDD)
+QNN_DP_TWICE(dpbusdTwicePsraqZmm, QNN_EACH_PSRAQ)
+QNN_DP_TWICE(dpbusdTwicePmovzxbdZmm, QNN_TWICE_PMOVZXBD)
+QNN_DP_TWICE(dpbusdTwiceMovdqaZmm, QNN_TWICE_MOVDQA)
+
 // vpdpbusd zmm whose every operand is loaded just before it: a dword
 // broadcast from memory (the GEMM kernels' activations), or two dword
 // broadcasts into the halves joined by a vinserti64x4 (one pixel's bytes
@@ -289,6 +329,10 @@ int main() {
     report("vpdpbusd zmm + vpaddq 1:1", dpbusdEachPaddqZmm);
     report("vpdpbusd zmm + vpsraq 1:1", dpbusdEachPsraqZmm);
     report("vpdpbusd zmm + vpcmpgtq to k 1:1", dpbusdEachPcmpgtqZmm);
+    report("vpdpbusd zmm + vpaddd 1:2", dpbusdTwicePadddZmm);
+    report("vpdpbusd zmm + vpsraq 1:2", dpbusdTwicePsraqZmm);
+    report("vpdpbusd zmm + vpmovzxbd 1:2", dpbusdTwicePmovzxbdZmm);
+    report("vpdpbusd zmm + vmovdqa64 1:2", dpbusdTwiceMovdqaZmm);
     report("vpdpbusd zmm, broadcast operands", dpbusdBroadcastOperandZmm);
     report("vpdpbusd zmm, paired operands", dpbusdPairOperandZmm);
   }
