@@ -67,7 +67,8 @@ try:
 except OSError:
     cpu_flags = set()
 for flag, feature in [("avx512_vnni", "avx512vnni"), ("avx512bw", "avx512bw"),
-                      ("avx2", "avx2"), ("amx_tile", "amx")]:
+                      ("avx512vbmi", "avx512vbmi"), ("avx2", "avx2"),
+                      ("amx_tile", "amx")]:
     if flag in cpu_flags:
         config.available_features.add(feature)
 

@@ -126,6 +126,9 @@ qnn::compileToObject(OwningOpRef<ModuleOp> module, const AOTOptions &options,
   CompileOptions compileOptions = options.compile;
   compileOptions.threads = resolveThreads(*module, compileOptions,
                                           /*jit=*/false);
+  // The kernels' optional instructions follow the object's CPU.
+  if (!options.cpu.empty())
+    compileOptions.cpu = options.cpu;
   PassManager pm(ctx);
   if (failed(buildCompilerPipeline(pm, compileOptions)))
     return makeError("cannot build the lowering pipeline");

@@ -149,13 +149,10 @@ llvm::Error qnn::checkCPUName(StringRef cpu) {
       "sapphirerapids)");
 }
 
-llvm::Error qnn::checkJITCPU(StringRef cpu, StringRef target) {
-  if (llvm::Error err = checkTargetKnown(target))
-    return err;
-  if (llvm::Error err = checkCPUName(cpu))
-    return err;
-  // The CPU's features with the ones they imply (avx512bw implies
-  // avx512f, which x86-64-v4's list leaves out).
+/// The features of the x86-64 CPU `cpu` (an LLVM CPU name) with the ones
+/// they imply (avx512bw implies avx512f, which x86-64-v4's list leaves
+/// out).
+static llvm::StringMap<bool> namedCPUFeatures(StringRef cpu) {
   SmallVector<StringRef> listed;
   llvm::X86::getFeaturesForCPU(cpu, listed);
   llvm::StringMap<bool> features;
@@ -163,6 +160,15 @@ llvm::Error qnn::checkJITCPU(StringRef cpu, StringRef target) {
     features[f] = true;
     llvm::X86::updateImpliedFeatures(f, true, features);
   }
+  return features;
+}
+
+llvm::Error qnn::checkJITCPU(StringRef cpu, StringRef target) {
+  if (llvm::Error err = checkTargetKnown(target))
+    return err;
+  if (llvm::Error err = checkCPUName(cpu))
+    return err;
+  llvm::StringMap<bool> features = namedCPUFeatures(cpu);
   for (StringRef f : requiredFeatures(target))
     if (!features.lookup(f))
       return llvm::createStringError("target " + target.str() +
@@ -239,6 +245,15 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   LowerToLLVMOptions lowerOptions;
   lowerOptions.target = options.target;
   lowerOptions.emulateVNNI = options.emulateVNNI;
+  // The code runs on the named CPU, or on this host: AVX512-VBMI where it
+  // has it (the VNNI depthwise kernels' vpermt2b).
+  if (options.target == "avx512-vnni" && !options.emulateVNNI)
+    lowerOptions.vbmi =
+        options.cpu.empty()
+            ? llvm::sys::getHostCPUFeatures().lookup("avx512vbmi")
+            : (llvm::X86::parseArchX86(options.cpu, /*Only64Bit=*/true) !=
+                   llvm::X86::CK_None &&
+               namedCPUFeatures(options.cpu).lookup("avx512vbmi"));
   lowerOptions.threads = options.threads;
   lowerOptions.fuseToNPU = options.fuseToNPU;
   lowerOptions.depthwiseSelfPaddingMinBytes =

@@ -65,7 +65,8 @@ struct CompileOptions {
   /// VNNI); this host must have every instruction-set feature of it
   /// (checkJITCPU). Empty: the host CPU. On a CPU with AVX512-VNNI, LLVM
   /// turns the int16 kernels' vpmaddwd + vpaddd into vpdpwssd: compiling
-  /// for x86-64-v3 measures what a CPU without VNNI runs. (AOT code takes
+  /// for x86-64-v3 measures what a CPU without VNNI runs. The avx512-vnni
+  /// kernels use AVX512-VBMI where this CPU has it. (AOT code takes
   /// AOTOptions::cpu.)
   std::string cpu;
   /// Verify the module after every pass of the pipeline (as qnn-opt and

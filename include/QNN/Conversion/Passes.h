@@ -34,6 +34,9 @@ struct LowerToLLVMOptions {
   std::string target = "generic";
   /// Emulate vpdpbusd with generic vector code (testing without VNNI).
   bool emulateVNNI = false;
+  /// The VNNI kernels may use AVX512-VBMI (qnn-materialize-conv-kernels'
+  /// vbmi): for CPUs that have it.
+  bool vbmi = false;
   /// Also fuse depthwise kernels' epilogues (qnn-fuse-kernel-epilogues and
   /// the npu lowering).
   bool fuseDepthwiseEpilogues = true;

@@ -102,6 +102,11 @@ def MaterializeConvKernels : Pass<"qnn-materialize-conv-kernels", "ModuleOp"> {
            "Compute each vpdpbusd with generic vector operations (exactly the "
            "same integers), to test the VNNI kernels on CPUs without "
            "AVX512-VNNI">,
+    Option<"vbmi", "vbmi", "bool", /*default=*/"false",
+           "The VNNI depthwise kernels may use AVX512-VBMI's two-source byte "
+           "permute (vpermt2b) to slide their packed kernel rows down a band "
+           "of output rows (for CPUs that have it: Ice Lake, Zen 4 and "
+           "later; not Cascade Lake)">,
     Option<"parallel", "parallel", "bool", /*default=*/"false",
            "Make each kernel's loop over (batch, output row) an scf.parallel "
            "(for convert-scf-to-openmp): rows are independent, so the result "

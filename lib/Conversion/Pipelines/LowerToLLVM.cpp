@@ -78,7 +78,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
         "buffer-deallocation-pipeline,func.func(qnn-plan-buffers),"
         "qnn-materialize-conv-kernels{emulate-vnni="
      << (options.emulateVNNI ? "true" : "false") << " parallel=" << parallelFlag
-     << "},";
+     << " vbmi=" << (options.vbmi ? "true" : "false") << "},";
   // scf-to-openmp wraps each body in a memref.alloca_scope, which
   // qnn-prepare-llvm-lowering inlines where it allocates nothing (scf-to-cf
   // cannot split the blocks of a scope). Without threads, the foralls of
@@ -134,6 +134,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("compute vpdpbusd with generic vector code (testing on "
                      "CPUs without AVX512-VNNI)"),
       llvm::cl::init(false)};
+  Option<bool> vbmi{
+      *this, "vbmi",
+      llvm::cl::desc("the VNNI kernels may use AVX512-VBMI (a CPU that has "
+                     "it: Ice Lake, Zen 4 and later)"),
+      llvm::cl::init(false)};
   Option<unsigned> threads{
       *this, "threads",
       llvm::cl::desc("threads of the compiled kernels: 1 = serial code, 0 = "
@@ -162,6 +167,7 @@ void qnn::registerLowerToLLVMPipeline() {
         qnn::LowerToLLVMOptions opts;
         opts.target = options.target;
         opts.emulateVNNI = options.emulateVNNI;
+        opts.vbmi = options.vbmi;
         opts.fuseDepthwiseEpilogues = options.fuseDepthwiseEpilogues;
         opts.fuseToNPU = options.fuseToNPU;
         opts.threads = options.threads;

@@ -1189,6 +1189,9 @@ struct KernelBuilder {
   bool parallel;
   int64_t parallelMinWork;
   Value x, w, corr, out;
+  /// Whether the kernel may use AVX512-VBMI (the VNNI depthwise kernels'
+  /// sliding packed rows: vpermt2b).
+  bool vbmi = false;
   func::FuncOp epilogue = {};
   SmallVector<Value> channelArgs = {};
   /// The kernel's entry block, and the values made once per kernel: its
@@ -4901,21 +4904,101 @@ struct KernelBuilder {
       // The band's rows: output row oh + i reads input rows one lower than
       // row oh + i - 1, so each packed column drops its byte 0 (a right
       // shift by 8) and takes input row oh + i + kh - 1 - padTop, flipped
-      // for s8 input, as byte kh - 1: a load, two shifts and one
-      // vpternlogd per column instead of kh loads, kh - 1 shifts and the
-      // ORs (Zen 4, AOT, one thread: MobileNet v2 2.28-2.30 -> 2.21-2.24
-      // ms, the generated MobileNet v1 3.07-3.10 -> 3.05). Columns outside
-      // the input take the zero point's lanes as their new row.
+      // for s8 input, as byte kh - 1 (by a byte permute with VBMI, below):
+      // a load, two shifts and one vpternlogd per column instead of kh
+      // loads, kh - 1 shifts and the ORs (Zen 4, AOT, one thread: MobileNet
+      // v2 2.28-2.30 -> 2.21-2.24 ms, the generated MobileNet v1 3.07-3.10
+      // -> 3.05). Columns outside the input take the zero point's lanes as
+      // their new row.
       int64_t top = 8 * (s.kh - 1);
       Value eight = splat(8), topShift = splat(top);
       Value topFlip = flipPacked ? splat(0x80u << top) : Value();
       SmallVector<Value> carried;
       for (auto &entry : columns)
         carried.push_back(entry.second);
+      // With AVX512-VBMI, one two-source byte permute (vpermt2b) per
+      // column does the slide: the carried column's bytes 1 .. kh - 1 move
+      // down, the new row's 16 bytes as stored (loadRowBytes) become byte
+      // kh - 1 of their lanes, byte 3 of a 3-row kernel stays 0; the same
+      // xor then flips the new byte for s8 input. One instruction and a
+      // 16-byte load instead of the zero-extending load, two shifts and the
+      // OR (Zen 5, one thread: MobileNet v1's dw1 36.0 -> 29.2 us, dw3 36.2
+      // -> 31.1, MobileNet v2's 56x56x144 43 -> 36).
+      bool permute = vbmi && !rowCheck && s.kh <= 4;
+      auto bytes16 = VectorType::get({16}, i8);
+      Value zpBytes, slideIndex;
+      if (permute) {
+        // (zpLanes holds the zero point's byte as stored for s8 input.)
+        if (zpLanes)
+          zpBytes = arith::TruncIOp::create(bb, loc, bytes16, zpLanes);
+        SmallVector<int8_t> index;
+        for (int64_t c = 0; c < 16; ++c)
+          for (int64_t y = 0; y < 4; ++y)
+            index.push_back(static_cast<int8_t>(y < s.kh - 1    ? 4 * c + y + 1
+                                                : y == s.kh - 1 ? 64 + c
+                                                                : 4 * c + y));
+        slideIndex =
+            constant(DenseElementsAttr::get(byteType, ArrayRef<int8_t>(index)));
+      }
+      // The bytes as stored of every column the tile reads in input row ih
+      // (the zero point's outside the input) in the low 16 of 64 bytes.
+      auto loadRowBytes = [&](OpBuilder &kb, Value ih) {
+        std::map<int64_t, Value> columns;
+        for (auto &entry : columnSlot) {
+          int64_t off = entry.first - s.padLeft;
+          auto load = [&](Value iw) -> Value {
+            return vector::LoadOp::create(kb, loc, bytes16, x,
+                                          ValueRange{nIv, ih, iw, c0});
+          };
+          Value v;
+          if (columnsKind == Columns::Static) {
+            int64_t iw = ow0S * s.sw + off;
+            v = iw < 0 || iw >= inW ? zpBytes : load(idx(kb, iw));
+          } else if (columnsKind == Columns::Dynamic) {
+            Value iw = add(kb, iwBase, off);
+            Value inside = within(kb, iw, inW);
+            v = arith::SelectOp::create(kb, loc, inside,
+                                        load(clampInto(kb, iw, inW)), zpBytes);
+          } else {
+            v = load(add(kb, iwBase, off));
+          }
+          SmallVector<int64_t> widen;
+          for (int64_t j = 0; j < 64; ++j)
+            widen.push_back(j < 16 ? j : -1);
+          columns[entry.first] =
+              vector::ShuffleOp::create(kb, loc, v, v, widen);
+        }
+        return columns;
+      };
       scf::ForOp::create(
           bb, loc, idx(bb, 0), carry->count, idx(bb, 1), carried,
           [&](OpBuilder &lb, Location, Value i, ValueRange cols) {
             Value oh = arith::AddIOp::create(lb, loc, ohIv, i);
+            if (permute) {
+              std::map<int64_t, Value> rowBytes =
+                  loadRowBytes(lb, add(lb, oh, (s.kh - 1) * s.dh - s.padTop));
+              std::map<int64_t, Value> next;
+              SmallVector<Value> yields;
+              for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
+                Value slid =
+                    LLVM::CallIntrinsicOp::create(
+                        lb, loc, byteType,
+                        lb.getStringAttr("llvm.x86.avx512.vpermi2var.qi.512"),
+                        ValueRange{
+                            vector::BitCastOp::create(lb, loc, byteType, col),
+                            slideIndex, rowBytes.at(entry.first)})
+                        .getResult(0);
+                Value v = vector::BitCastOp::create(lb, loc, accType, slid);
+                if (topFlip)
+                  v = arith::XOrIOp::create(lb, loc, v, topFlip);
+                next[entry.first] = v;
+                yields.push_back(v);
+              }
+              carry->store(lb, oh,
+                           steps(lb, withWindowSums(lb, next), next, taps));
+              scf::YieldOp::create(lb, loc, yields);
+              return;
+            }
             std::map<int64_t, Value> lanes =
                 loadRow(lb, add(lb, oh, (s.kh - 1) * s.dh - s.padTop));
             std::map<int64_t, Value> next;
@@ -5283,7 +5366,7 @@ llvm::DenseSet<StringAttr> lowering::referencedSymbols(ModuleOp module) {
 void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                                    const KernelSpec &spec, bool emulateVNNI,
                                    func::FuncOp epilogue, bool parallel,
-                                   int64_t parallelMinWork) {
+                                   int64_t parallelMinWork, bool vbmi) {
   Block *body = func.addEntryBlock();
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToStart(body);
@@ -5347,6 +5430,7 @@ void lowering::buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                    body->getArgument(2),
                    out};
   kb.entry = body;
+  kb.vbmi = vbmi && !emulateVNNI;
   if (epilogue) {
     kb.epilogue = epilogue;
     for (BlockArgument arg : body->getArguments().drop_front(3).drop_back())

@@ -132,7 +132,7 @@ struct MaterializeConvKernelsPass
         return signalPassFailure();
       }
       buildConvKernelBody(builder, func, *spec, emulateVNNI, epilogue, parallel,
-                          parallelMinWork);
+                          parallelMinWork, vbmi);
       uniqueConstants(func);
       func->removeAttr(kKernelAttrName);
       func->removeAttr(kEpilogueAttrName);
@@ -155,6 +155,9 @@ struct MaterializeConvKernelsPass
       case KernelFlavor::DepthwiseVNNI:
         if (!emulateVNNI)
           features = {"+avx512f", "+avx512bw", "+avx512vnni"};
+        // (vpermt2b: the depthwise kernels' sliding packed rows.)
+        if (!emulateVNNI && vbmi && spec->flavor == KernelFlavor::DepthwiseVNNI)
+          features.push_back("+avx512vbmi");
         break;
       case KernelFlavor::Int16:
       case KernelFlavor::DepthwiseAVX2:

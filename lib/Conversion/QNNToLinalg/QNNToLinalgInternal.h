@@ -346,11 +346,12 @@ FailureOr<Value> lowerDenseWithKernel(RewriterBase &rewriter,
 llvm::DenseSet<StringAttr> referencedSymbols(ModuleOp module);
 
 /// Gives the kernel declaration `func` its body; `epilogue`, when given, is
-/// applied to the accumulator vectors before they are stored.
+/// applied to the accumulator vectors before they are stored. With `vbmi`
+/// the VNNI depthwise kernels may use AVX512-VBMI instructions.
 void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
                          const KernelSpec &spec, bool emulateVNNI,
                          func::FuncOp epilogue = {}, bool parallel = false,
-                         int64_t parallelMinWork = 0);
+                         int64_t parallelMinWork = 0, bool vbmi = false);
 
 /// The lowering of the npu operators (NPUToLinalg.cpp).
 void populateNPUToLinalgPatterns(const TypeConverter &converter,

@@ -13,6 +13,14 @@
 // over the 18 rows, each packing its columns anew.
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
+// With AVX512-VBMI (vbmi=true: the compiler sets it for a CPU that has
+// it), each column of the band slides by one two-source byte permute
+// (vpermt2b) of the carried column and the new row's 16 bytes as stored
+// (the zero point's byte for a column outside the input): bytes 1 and 2
+// move down, the new row's byte c becomes lane c's byte 2, byte 3 stays
+// 0; then the same xor flips byte 2. No zero-extension, shifts or OR per
+// column and row.
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="vbmi=true" | FileCheck %s --check-prefix=VBMI
 
 // CHECK-LABEL: func.func private @__qnn_kernel_dwvnni_1_20_11_16_18_9_3_3_1_1_1_1_16_1_0_0_1_18_9_1_1
 // CHECK-DAG: %[[C8:.*]] = arith.constant dense<8> : vector<16xi32>
@@ -40,6 +48,27 @@
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // CHECK: vector.store
 // CHECK: scf.yield %[[NEW0]], %[[NEW1]],
+// VBMI-LABEL: func.func private @__qnn_kernel_dwvnni_1_20_11_16_18_9_3_3_1_1_1_1_16_1_0_0_1_18_9_1_1
+// VBMI-SAME: target_features = #llvm.target_features<["+avx512f", "+avx512bw", "+avx512vnni", "+avx512vbmi"]>
+// VBMI-DAG: %[[SLIDE:.*]] = arith.constant dense<[1, 2, 64, 3, 5, 6, 65, 7, 9, 10, 66, 11, 13, 14, 67, 15, 17, 18, 68, 19, 21, 22, 69, 23, 25, 26, 70, 27, 29, 30, 71, 31, 33, 34, 72, 35, 37, 38, 73, 39, 41, 42, 74, 43, 45, 46, 75, 47, 49, 50, 76, 51, 53, 54, 77, 55, 57, 58, 78, 59, 61, 62, 79, 63]> : vector<64xi8>
+// VBMI-DAG: %[[TOP:.*]] = arith.constant dense<8388608> : vector<16xi32>
+// VBMI: %[[ZB:.*]] = arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
+// VBMI: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
+// VBMI: %[[ZW:.*]] = vector.shuffle %[[ZB]], %[[ZB]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
+// VBMI: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}, %c0{{.*}}, %{{.*}}] : memref<1x18x9x16xi8>, vector<16xi8>
+// VBMI-NOT: arith.extui
+// VBMI: %[[VW:.*]] = vector.shuffle %[[V]], %[[V]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
+// VBMI: %[[ZC:.*]] = vector.bitcast %[[OUTSIDE]] : vector<16xi32> to vector<64xi8>
+// VBMI: %[[ZP:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.qi.512"(%[[ZC]], %[[SLIDE]], %[[ZW]])
+// VBMI: %[[ZI:.*]] = vector.bitcast %[[ZP]] : vector<64xi8> to vector<16xi32>
+// VBMI: %[[NEW0:.*]] = arith.xori %[[ZI]], %[[TOP]] : vector<16xi32>
+// VBMI: %[[C:.*]] = vector.bitcast %[[COL1]] : vector<16xi32> to vector<64xi8>
+// VBMI: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.qi.512"(%[[C]], %[[SLIDE]], %[[VW]])
+// VBMI: %[[PI:.*]] = vector.bitcast %[[P]] : vector<64xi8> to vector<16xi32>
+// VBMI: %[[NEW1:.*]] = arith.xori %[[PI]], %[[TOP]] : vector<16xi32>
+// VBMI-NOT: arith.shrui
+// VBMI: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
+// VBMI: scf.yield %[[NEW0]], %[[NEW1]],
 // PAR-LABEL: func.func private @__qnn_kernel_dwvnni
 // PAR: scf.parallel (%{{.*}}) = (%c0{{.*}}) to (%c18{{.*}}) step
 // PAR-NOT: arith.shrui
