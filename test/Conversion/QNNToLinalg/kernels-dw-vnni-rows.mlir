@@ -54,9 +54,9 @@
 // VBMI-DAG: %[[TOP:.*]] = arith.constant dense<8388608> : vector<16xi32>
 // VBMI: %[[ZB:.*]] = arith.trunci %{{.*}} : vector<16xi32> to vector<16xi8>
 // VBMI: %{{.*}}:10 = scf.for %[[I:.*]] = %c0{{.*}} to %c16{{.*}} step %{{.*}} iter_args(%[[OUTSIDE:[^ ]*]] = %{{[0-9]+}}, %[[COL1:[^ ]*]] = %{{[0-9]+}}, {{.*}}) -> (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi32>)
-// VBMI: %[[ZW:.*]] = vector.shuffle %[[ZB]], %[[ZB]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
 // VBMI: %[[V:.*]] = vector.load %arg0[%{{.*}}, %{{.*}}, %c0{{.*}}, %{{.*}}] : memref<1x18x9x16xi8>, vector<16xi8>
 // VBMI-NOT: arith.extui
+// VBMI: %[[ZW:.*]] = vector.shuffle %[[ZB]], %[[ZB]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
 // VBMI: %[[VW:.*]] = vector.shuffle %[[V]], %[[V]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
 // VBMI: %[[ZC:.*]] = vector.bitcast %[[OUTSIDE]] : vector<16xi32> to vector<64xi8>
 // VBMI: %[[ZP:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.qi.512"(%[[ZC]], %[[SLIDE]], %[[ZW]])

@@ -15,6 +15,7 @@
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
 // RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="parallel=true parallel-min-work=0" | FileCheck %s --check-prefix=PAR
+// RUN: qnn-opt %s --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels="vbmi=true" | FileCheck %s --check-prefix=VBMI
 
 // CALL-LABEL: func.func @dw
 // CALL-NOT: linalg.fill
@@ -76,6 +77,29 @@
 // KERNEL: arith.ori
 // KERNEL: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // KERNEL: vector.store %{{.*}}, %[[OUT]]
+// With AVX512-VBMI (vbmi=true) the interior rows' columns pack by byte
+// permutes: each column's rows 0 and 1 as stored (16 bytes each) in one
+// 64-byte table, row 2 in the other, and one vpermt2b takes row y's byte
+// c into byte y of lane c (index 16y + c for rows 0-1, 64 + c for row 2;
+// byte 3 meets a zero weight byte); the same xor then flips the three
+// bytes. The border row keeps its loop over the kernel rows.
+// VBMI-LABEL: func.func private @__qnn_kernel_dwvnni
+// VBMI-SAME: "+avx512vbmi"
+// VBMI-DAG: %[[PACK:.*]] = arith.constant dense<[0, 16, 64, 3, 1, 17, 65, 7, 2, 18, 66, 11, 3, 19, 67, 15, 4, 20, 68, 19, 5, 21, 69, 23, 6, 22, 70, 27, 7, 23, 71, 31, 8, 24, 72, 35, 9, 25, 73, 39, 10, 26, 74, 43, 11, 27, 75, 47, 12, 28, 76, 51, 13, 29, 77, 55, 14, 30, 78, 59, 15, 31, 79, 63]> : vector<64xi8>
+// VBMI-DAG: %[[FLIP:.*]] = arith.constant dense<8421504> : vector<16xi32>
+// VBMI: scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step %{{.*}} iter_args
+// VBMI: arith.shli
+// VBMI: scf.for %{{.*}} = %c0{{.*}} to %c3{{.*}} step
+// VBMI-NOT: iter_args
+// VBMI: %[[R0:.*]] = vector.load %arg0{{.*}} : memref<1x8x8x32xi8>, vector<16xi8>
+// VBMI-NOT: arith.extui
+// VBMI-NOT: arith.shli
+// VBMI: %[[A:.*]] = vector.shuffle %[[R0]], %[[R1:.*]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, -1,
+// VBMI: %[[B:.*]] = vector.shuffle %[[R2:.*]], %[[R2]] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, -1,
+// VBMI: %[[P:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpermi2var.qi.512"(%[[A]], %[[PACK]], %[[B]])
+// VBMI: %[[PI:.*]] = vector.bitcast %[[P]] : vector<64xi8> to vector<16xi32>
+// VBMI: arith.xori %[[PI]], %[[FLIP]] : vector<16xi32>
+// VBMI: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"
 // With threads: one scf.parallel over the output rows (and images, in a
 // batch of more than one: kernels-parallel-batch.mlir) whose rows
 // branch on being a border row (above row 0 or from row 3 on), not two
