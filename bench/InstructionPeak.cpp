@@ -184,25 +184,30 @@ QNN_DP_WITH(dpbusdStore3Zmm, QNN_ADD_STORE("zmm28", "0"),
 // (1045-1060 GOPS, beside a peak of 1008-1094 in the same runs), a compare
 // into a mask register about 0.3 cycles each where a vpdpbusd takes 0.5
 // (646-679 GOPS).
-#define QNN_DP_EACH(function, insn)                                            \
+// `function`: the GOPS of the twelve vpdpbusd of `text` (the assembly of
+// one iteration, on the two inputs a and b and the accumulators),
+// clobbering the registers listed after it.
+#define QNN_DP_TIMED(function, text, ...)                                      \
   __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
     __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
     QNN_ZMM_ACCUMULATORS;                                                      \
     double start = seconds();                                                  \
     for (long i = 0; i < kIterations; ++i)                                     \
-      __asm__ volatile(                                                        \
-          QNN_DP("c0") insn("28") QNN_DP("c1") insn("29") QNN_DP("c2")         \
-              insn("30") QNN_DP("c3") insn("28") QNN_DP("c4") insn("29")       \
-                  QNN_DP("c5") insn("30") QNN_DP("c6") insn("28") QNN_DP("c7") \
-                      insn("29") QNN_DP("c8") insn("30") QNN_DP("c9")          \
-                          insn("28") QNN_DP("c10") insn("29") QNN_DP("c11")    \
-                              insn("30")                                       \
-          : QNN_ZMM_OUTPUTS                                                    \
-          : [a] "v"(a), [b] "v"(b)                                             \
-          : "xmm28", "xmm29", "xmm30", "k1");                                  \
+      __asm__ volatile(text:QNN_ZMM_OUTPUTS                                    \
+                       : [a] "v"(a), [b] "v"(b)                                \
+                       : __VA_ARGS__);                                         \
     double elapsed = seconds() - start;                                        \
     return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
   }
+#define QNN_DP_EACH(function, insn)                                            \
+  QNN_DP_TIMED(function,                                                       \
+               QNN_DP("c0") insn("28") QNN_DP("c1") insn("29") QNN_DP("c2")    \
+                   insn("30") QNN_DP("c3") insn("28") QNN_DP("c4") insn("29")  \
+                       QNN_DP("c5") insn("30") QNN_DP("c6") insn("28")         \
+                           QNN_DP("c7") insn("29") QNN_DP("c8") insn("30")     \
+                               QNN_DP("c9") insn("28") QNN_DP("c10")           \
+                                   insn("29") QNN_DP("c11") insn("30"),        \
+               "xmm28", "xmm29", "xmm30", "k1")
 #define QNN_EACH_PADDQ(r) "vpaddq %[a], %[b], %%zmm" r "\n\t"
 #define QNN_EACH_PSRAQ(r) "vpsraq $3, %[a], %%zmm" r "\n\t"
 #define QNN_EACH_PCMPGTQ(r) "vpcmpgtq %[a], %[b], %%k1\n\t"
@@ -221,27 +226,17 @@ QNN_DP_EACH(dpbusdEachPcmpgtqZmm, QNN_EACH_PCMPGTQ)
 // use cost about a third of an instruction each in other runs). The
 // depthwise and small-K pointwise kernels meet the first two limits.
 #define QNN_DP_TWICE(function, insn)                                           \
-  __attribute__((target("avx512vnni,avx512bw"))) double function() {           \
-    __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);                  \
-    QNN_ZMM_ACCUMULATORS;                                                      \
-    double start = seconds();                                                  \
-    for (long i = 0; i < kIterations; ++i)                                     \
-      __asm__ volatile(                                                        \
-          QNN_DP("c0") insn("25") insn("26") QNN_DP("c1") insn("27")           \
-              insn("28") QNN_DP("c2") insn("29") insn("30") QNN_DP("c3")       \
-                  insn("25") insn("26") QNN_DP("c4") insn("27") insn("28")     \
-                      QNN_DP("c5") insn("29") insn("30") QNN_DP("c6")          \
-                          insn("25") insn("26") QNN_DP("c7") insn("27")        \
-                              insn("28") QNN_DP("c8") insn("29") insn("30")    \
-                                  QNN_DP("c9") insn("25") insn("26")           \
-                                      QNN_DP("c10") insn("27") insn("28")      \
-                                          QNN_DP("c11") insn("29") insn("30")  \
-          : QNN_ZMM_OUTPUTS                                                    \
-          : [a] "v"(a), [b] "v"(b)                                             \
-          : "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30");             \
-    double elapsed = seconds() - start;                                        \
-    return 2.0 * 64 * 12 * kIterations / elapsed / 1e9;                        \
-  }
+  QNN_DP_TIMED(                                                                \
+      function,                                                                \
+      QNN_DP("c0") insn("25") insn("26") QNN_DP("c1") insn("27") insn("28")    \
+          QNN_DP("c2") insn("29") insn("30") QNN_DP("c3") insn("25")           \
+              insn("26") QNN_DP("c4") insn("27") insn("28") QNN_DP("c5")       \
+                  insn("29") insn("30") QNN_DP("c6") insn("25") insn("26")     \
+                      QNN_DP("c7") insn("27") insn("28") QNN_DP("c8")          \
+                          insn("29") insn("30") QNN_DP("c9") insn("25")        \
+                              insn("26") QNN_DP("c10") insn("27") insn("28")   \
+                                  QNN_DP("c11") insn("29") insn("30"),         \
+      "xmm25", "xmm26", "xmm27", "xmm28", "xmm29", "xmm30")
 #define QNN_TWICE_PADDD(r) "vpaddd %[a], %[b], %%zmm" r "\n\t"
 #define QNN_TWICE_PMOVZXBD(r) "vpmovzxbd %x[a], %%zmm" r "\n\t"
 #define QNN_TWICE_MOVDQA(r) "vmovdqa64 %[a], %%zmm" r "\n\t"

@@ -151,8 +151,10 @@ llvm::Error qnn::checkCPUName(StringRef cpu) {
 
 /// The features of the x86-64 CPU `cpu` (an LLVM CPU name) with the ones
 /// they imply (avx512bw implies avx512f, which x86-64-v4's list leaves
-/// out).
+/// out); none for a name LLVM does not know (checkCPUName reports it).
 static llvm::StringMap<bool> namedCPUFeatures(StringRef cpu) {
+  if (llvm::X86::parseArchX86(cpu, /*Only64Bit=*/true) == llvm::X86::CK_None)
+    return {};
   SmallVector<StringRef> listed;
   llvm::X86::getFeaturesForCPU(cpu, listed);
   llvm::StringMap<bool> features;
@@ -248,12 +250,9 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   // The code runs on the named CPU, or on this host: AVX512-VBMI where it
   // has it (the VNNI depthwise kernels' vpermt2b).
   if (options.target == "avx512-vnni" && !options.emulateVNNI)
-    lowerOptions.vbmi =
-        options.cpu.empty()
-            ? llvm::sys::getHostCPUFeatures().lookup("avx512vbmi")
-            : (llvm::X86::parseArchX86(options.cpu, /*Only64Bit=*/true) !=
-                   llvm::X86::CK_None &&
-               namedCPUFeatures(options.cpu).lookup("avx512vbmi"));
+    lowerOptions.vbmi = (options.cpu.empty() ? llvm::sys::getHostCPUFeatures()
+                                             : namedCPUFeatures(options.cpu))
+                            .lookup("avx512vbmi");
   lowerOptions.threads = options.threads;
   lowerOptions.fuseToNPU = options.fuseToNPU;
   lowerOptions.depthwiseSelfPaddingMinBytes =

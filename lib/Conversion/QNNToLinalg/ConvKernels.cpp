@@ -4760,10 +4760,14 @@ struct KernelBuilder {
         return columns;
       };
       // The i32 lanes of every column the tile reads in kernel row khIv.
+      // The input row of kernel row khIv.
+      auto inputRow = [&](OpBuilder &kb, Value khIv) {
+        Value ih = arith::AddIOp::create(kb, loc, ihBase, mul(kb, khIv, s.dh));
+        return add(kb, ih, -s.padTop);
+      };
       auto loadColumns = [&](OpBuilder &kb,
                              Value khIv) -> std::map<int64_t, Value> {
-        Value ih = arith::AddIOp::create(kb, loc, ihBase, mul(kb, khIv, s.dh));
-        return loadRow(kb, add(kb, ih, -s.padTop));
+        return loadRow(kb, inputRow(kb, khIv));
       };
       // The tap weights of kernel row khIv (row 0 of packed rows).
       auto loadTaps = [&](OpBuilder &kb, Value khIv) {
@@ -4865,6 +4869,18 @@ struct KernelBuilder {
           mask.push_back(j < 16 ? j : j < 32 && hi ? j : -1);
         return vector::ShuffleOp::create(kb, loc, lo, hi ? hi : lo, mask);
       };
+      // vpermt2b: byte j of the result is byte index[j] of the 128 bytes
+      // of the two tables, as i32 lanes.
+      auto permuteBytes = [&](OpBuilder &kb, Value first, Value index,
+                              Value second) -> Value {
+        return vector::BitCastOp::create(
+            kb, loc, accType,
+            LLVM::CallIntrinsicOp::create(
+                kb, loc, byteType,
+                kb.getStringAttr("llvm.x86.avx512.vpermi2var.qi.512"),
+                ValueRange{first, index, second})
+                .getResult(0));
+      };
       // With VBMI, unrolled kernel rows pack by byte permutes: per column,
       // rows 0 and 1 in one 64-byte table (16 bytes each), rows 2 and 3 in
       // the other, and one vpermt2b takes row y's byte c into byte y of
@@ -4877,10 +4893,7 @@ struct KernelBuilder {
       if (permuteRows && unrollRows && !carry) {
         SmallVector<std::map<int64_t, Value>> rows;
         for (int64_t y = 0; y < s.kh; ++y)
-          rows.push_back(loadRowBytes(
-              bb,
-              add(bb, arith::AddIOp::create(bb, loc, ihBase, idx(bb, y * s.dh)),
-                  -s.padTop)));
+          rows.push_back(loadRowBytes(bb, inputRow(bb, idx(bb, y))));
         SmallVector<int8_t> index;
         for (int64_t c = 0; c < 16; ++c)
           for (int64_t y = 0; y < 4; ++y) {
@@ -4900,14 +4913,7 @@ struct KernelBuilder {
           Value second = s.kh == 2   ? widenBytes(bb, row(1))
                          : s.kh == 3 ? widenBytes(bb, row(2))
                                      : widenBytes(bb, row(2), row(3));
-          Value v = vector::BitCastOp::create(
-              bb, loc, accType,
-              LLVM::CallIntrinsicOp::create(
-                  bb, loc, byteType,
-                  bb.getStringAttr("llvm.x86.avx512.vpermi2var.qi.512"),
-                  ValueRange{first, packIndex, second})
-                  .getResult(0));
-          packed.push_back(v);
+          packed.push_back(permuteBytes(bb, first, packIndex, second));
         }
       } else {
         SmallVector<Value> packedInit(columnSlot.size(), zero);
@@ -5026,44 +5032,33 @@ struct KernelBuilder {
           bb, loc, idx(bb, 0), carry->count, idx(bb, 1), carried,
           [&](OpBuilder &lb, Location, Value i, ValueRange cols) {
             Value oh = arith::AddIOp::create(lb, loc, ohIv, i);
+            Value ih = add(lb, oh, (s.kh - 1) * s.dh - s.padTop);
+            // The new row: its bytes (widened for the permutes) or its
+            // lanes.
+            std::map<int64_t, Value> fresh;
             if (permuteRows) {
-              std::map<int64_t, Value> rowBytes =
-                  loadRowBytes(lb, add(lb, oh, (s.kh - 1) * s.dh - s.padTop));
-              for (auto &entry : rowBytes)
+              fresh = loadRowBytes(lb, ih);
+              for (auto &entry : fresh)
                 entry.second = widenBytes(lb, entry.second);
-              std::map<int64_t, Value> next;
-              SmallVector<Value> yields;
-              for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
-                Value slid =
-                    LLVM::CallIntrinsicOp::create(
-                        lb, loc, byteType,
-                        lb.getStringAttr("llvm.x86.avx512.vpermi2var.qi.512"),
-                        ValueRange{
-                            vector::BitCastOp::create(lb, loc, byteType, col),
-                            slideIndex, rowBytes.at(entry.first)})
-                        .getResult(0);
-                Value v = vector::BitCastOp::create(lb, loc, accType, slid);
-                if (topFlip)
-                  v = arith::XOrIOp::create(lb, loc, v, topFlip);
-                next[entry.first] = v;
-                yields.push_back(v);
-              }
-              carry->store(lb, oh,
-                           steps(lb, withWindowSums(lb, next), next, taps));
-              scf::YieldOp::create(lb, loc, yields);
-              return;
+            } else {
+              fresh = loadRow(lb, ih);
             }
-            std::map<int64_t, Value> lanes =
-                loadRow(lb, add(lb, oh, (s.kh - 1) * s.dh - s.padTop));
             std::map<int64_t, Value> next;
             SmallVector<Value> yields;
             for (auto [col, entry] : llvm::zip_equal(cols, columnSlot)) {
-              // In this order (the IR is the same whatever the C++
-              // compiler's order of evaluating arguments).
-              Value in = arith::ShLIOp::create(lb, loc, lanes.at(entry.first),
-                                               topShift);
-              Value down = arith::ShRUIOp::create(lb, loc, col, eight);
-              Value v = arith::OrIOp::create(lb, loc, down, in);
+              Value v;
+              if (permuteRows) {
+                v = permuteBytes(
+                    lb, vector::BitCastOp::create(lb, loc, byteType, col),
+                    slideIndex, fresh.at(entry.first));
+              } else {
+                // In this order (the IR is the same whatever the C++
+                // compiler's order of evaluating arguments).
+                Value in = arith::ShLIOp::create(lb, loc, fresh.at(entry.first),
+                                                 topShift);
+                Value down = arith::ShRUIOp::create(lb, loc, col, eight);
+                v = arith::OrIOp::create(lb, loc, down, in);
+              }
               if (topFlip)
                 v = arith::XOrIOp::create(lb, loc, v, topFlip);
               next[entry.first] = v;
