@@ -149,9 +149,9 @@ __attribute__((target("avx512vnni,avx512bw"))) double dpbusdZmm() {
 
 // The ceiling of a K = 32 pointwise layer (see the top).
 QNN_DP_BESIDE(dpbusdMuldqZmm, "vpmuldq")
-// The offset form's unsigned multiply (ConvKernels.cpp, OffsetProduct), and
-// IFMA's high-half multiply-add (AVX512-IFMA: Zen 4 and later, Ice Lake
-// and later), which would add the product's high half to a register.
+// The offset form's unsigned multiply (ConvKernelEpilogue.cpp, OffsetProduct),
+// and IFMA's high-half multiply-add (AVX512-IFMA: Zen 4 and later, Ice Lake and
+// later), which would add the product's high half to a register.
 QNN_DP_BESIDE(dpbusdMuludqZmm, "vpmuludq")
 QNN_DP_BESIDE(dpbusdMadd52huqZmm, "vpmadd52huq")
 QNN_DP_BESIDE(dpbusdPaddswZmm, "vpaddsw")

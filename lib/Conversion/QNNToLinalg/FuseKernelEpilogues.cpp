@@ -6,7 +6,7 @@
 // accumulators are requantized in registers and only 8-bit results are
 // stored. The generic's scalar body is kept as a private function, the
 // kernel's "epilogue"; qnn-materialize-conv-kernels applies it to the
-// accumulator vectors (see ConvKernels.cpp).
+// accumulator vectors (see ConvKernelEpilogue.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -391,7 +391,7 @@ Operation *addNeutralZeroPoint(OpBuilder &b, func::FuncOp epilogue) {
   Block &body = epilogue.getBody().front();
   Value v = body.getTerminator()->getOperand(0);
   // A sign flip and an 8-bit clamp may follow the narrowing (as
-  // ConvKernels.cpp's narrowingTail reads them).
+  // ConvKernelEpilogue.cpp's narrowingTail reads them).
   if (auto flip = v.getDefiningOp<arith::XOrIOp>())
     v = flip.getLhs();
   for (int i = 0; i < 2; ++i) {

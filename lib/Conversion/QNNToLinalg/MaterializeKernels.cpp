@@ -2,7 +2,7 @@
 //---------------===//
 //
 // Gives the kernel declarations created by convert-qnn-to-linalg their
-// bodies (see ConvKernels.cpp), after bufferization.
+// bodies (see ConvKernelBuilder.h), after bufferization.
 //
 //===----------------------------------------------------------------------===//
 

@@ -94,7 +94,7 @@ struct InlineAllocationFreeScope : OpRewritePattern<memref::AllocaScopeOp> {
 /// it ends, so each iteration's buffer starts undefined and is dead after
 /// it; the iterations a thread runs one after the other may share one.
 /// (Upstream's hoisting stops at loops.) The GEMM kernels' accumulator
-/// buffers (ConvKernels.cpp, loopedEpilogue) are allocated so; the scope,
+/// buffers (ConvKernelBuilder.cpp, loopedEpilogue) are allocated so; the scope,
 /// then free of allocations, is inlined by InlineAllocationFreeScope, as
 /// scf-to-cf needs for the loops inside it.
 struct HoistStaticAllocas : OpRewritePattern<memref::AllocaScopeOp> {

@@ -107,7 +107,7 @@ Value lowering::emitRoundingDivideByPOT(OpBuilder &b, Location loc, Value x,
 /// (1 << (30 + e)) | (1 << 30) and the correction min(e, 1) << 31; with a
 /// constant e they fold, and with e = 0 the form is the rounding doubling
 /// high multiply alone. Kernel epilogues compute it on even and odd i32
-/// lanes (ConvKernels.cpp, doubleRoundedProduct).
+/// lanes (ConvKernelEpilogue.cpp, doubleRoundedProduct).
 Value lowering::emitMultiplyByQuantizedMultiplier(OpBuilder &b, Location loc,
                                                   Value x, Value multiplier,
                                                   Value leftShift,

@@ -28,7 +28,7 @@
 // After materialization the epilogue runs on the accumulator vectors (8
 // lanes for int16) and only i8 vectors are stored; the template is gone.
 // The double-rounding multiply (e = 3, multiplier >= 0, a small bias, and
-// a clamp at the zero point -128: ConvKernels.cpp's offset form,
+// a clamp at the zero point -128: ConvKernelEpilogue.cpp's offset form,
 // OffsetProduct) reads three tables that the kernel fills before its
 // loops from its bias argument and constants: the accumulators start
 // from bias + D, and the products of those sums and 2m run on their even
@@ -193,7 +193,7 @@ func.func @uniform_shifts(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
 // becomes even/odd lane products; |x| is small here (8 input channels), so
 // the per-channel shifts become one common shift S (the largest, 5):
 // x << (S - r) before the products, constant rounding terms and shifts
-// after them (ConvKernels.cpp, commonShift; kernels-single-rounding.mlir
+// after them (ConvKernelEpilogue.cpp, commonShift; kernels-single-rounding.mlir
 // has the per-lane form); the saturation is dropped (with r >= 0 the
 // result always fits in i32).
 // BODY-LABEL: func.func @single_rounding

@@ -8,7 +8,7 @@
 // features, and rounded
 // products whose right shifts r are all >= 1 blend the high halves of the
 // even and odd 64-bit sums and shift them as i32 lanes (AVX2 has no 64-bit
-// arithmetic shift; ConvKernels.cpp, shiftedHighHalves for single
+// arithmetic shift; ConvKernelEpilogue.cpp, shiftedHighHalves for single
 // rounding, doubleRoundedHighHalves for double). A layer
 // with a shift of 0 (@dw_shift0) keeps the 64-bit shifts. The
 // int16-avx512bw target keeps the Depthwise kernel (flavor 4), which
@@ -28,7 +28,7 @@
 // AVX512-LABEL: func.func @dw_double
 // AVX512: call @__qnn_kernel_dw_{{[0-9_m]*}}(
 // Double rounding, per-channel shifts 4 to 11, multipliers >= 0, no bias:
-// the compare-free form (ConvKernels.cpp, doubleRoundedHighHalves): the
+// the compare-free form (ConvKernelEpilogue.cpp, doubleRoundedHighHalves): the
 // products of 2a (the odd lanes copied down by a shuffle), the rounding
 // terms added, the even sums' high halves moved down by a shuffle (behind
 // an empty inline-asm copy) and blended with the odd sums, the

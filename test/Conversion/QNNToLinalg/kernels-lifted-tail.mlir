@@ -41,7 +41,7 @@
 // CHECK: %[[Z3:.*]] = vector.load %[[ZPS]][
 // CHECK: %[[ZW0:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%[[Z0]], %[[Z1]])
 // CHECK: %[[ZW1:.*]] = llvm.call_intrinsic "llvm.x86.avx512.packssdw.512"(%[[Z2]], %[[Z3]])
-// The tail is halved (ConvKernels.cpp, halvedTail: every shift >= 2, |zp|
+// The tail is halved (ConvKernelEpilogue.cpp, halvedTail: every shift >= 2, |zp|
 // <= 8191): the words add 1 + 2 zp and shift right by 1.
 // CHECK: %[[ZD0:.*]] = arith.shli %[[ZW0]], %[[ONE:.*]] : vector<32xi16>
 // CHECK-NEXT: %[[ZH0:.*]] = arith.addi %[[ZD0]], %[[ONE]] : vector<32xi16>

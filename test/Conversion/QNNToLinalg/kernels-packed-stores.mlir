@@ -1,4 +1,4 @@
-// Packed 8-bit stores (ConvKernels.cpp, packBytes): which kernels take
+// Packed 8-bit stores (ConvKernelEpilogue.cpp, packBytes): which kernels take
 // them. A pointwise convolution with 64 output channels (four channel
 // blocks per pixel) and a requantize to i8: the avx512-vnni kernel narrows
 // four accumulator vectors with the AVX512BW packs and stores 64 bytes.
@@ -14,7 +14,7 @@
 
 // The output zero point (3) joins the rounding term of the requantize's
 // product (+ 3 * 2^31, shifted left by r = 3 like the rest of the term:
-// ConvKernels.cpp, zeroPointInProduct), so no saturating add of it
+// ConvKernelEpilogue.cpp, zeroPointInProduct), so no saturating add of it
 // (vpaddsw) follows the word pack. With r = 0 (@shift0, below) it stays.
 // Both kernels' double rounding takes the compare-free form
 // (kernels-vnni-double-rounding.mlir), whose term is doubled: 2^31 +
@@ -66,7 +66,7 @@ func.func @shift0(%x: tensor<1x2x4x16xi8>) -> tensor<1x2x4x64xi8> {
 }
 
 // TFLite's single rounding with right shift 3 (0.005 / 0.05 = 0.1): the
-// tail is halved (ConvKernels.cpp, halvedTail). The product leaves t = (a
+// tail is halved (ConvKernelEpilogue.cpp, halvedTail). The product leaves t = (a
 // * m) >> (30 + 3) without a rounding term: the even lanes by one 64-bit
 // shift by 33, the odd lanes' high halves by an i32 shift by 1 into the
 // odd lanes (a select: a masked shift). The word pack adds 1 + 2 * 3 = 7

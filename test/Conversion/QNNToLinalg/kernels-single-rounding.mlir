@@ -1,7 +1,7 @@
 // TFLite's single-rounding rescale with per-channel right shifts, through
 // the whole pipeline: canonicalization folds the template's rounding
 // exponent (31 + r) - 1 into r + 30 before the kernels are built, and the
-// kernels still recognize the product (ConvKernels.cpp,
+// kernels still recognize the product (ConvKernelEpilogue.cpp,
 // matchRoundedProduct): vpmuldq-style products on the even and odd i32
 // lanes (vector<8xi64> for the 16-lane VNNI kernel, vector<4xi64> for the
 // 8-lane int16 one), never the template's widened 64-bit lanes
@@ -15,9 +15,9 @@
 // kernel reads the multipliers of the odd lanes with a second, masked load
 // of the multiplier table one channel further (the first 15 lanes: the
 // 16th may lie past the table), whose 64-bit lanes hold them in their low
-// halves, instead of shifting the first load (ConvKernels.cpp,
+// halves, instead of shifting the first load (ConvKernelEpilogue.cpp,
 // oddChannelLoad); the 8-lane AVX2 kernel shifts, and blends the high
-// halves of the rounded sums before one i32 shift (ConvKernels.cpp,
+// halves of the rounded sums before one i32 shift (ConvKernelEpilogue.cpp,
 // shiftedHighHalves). Execution: test/Execution/single-rounding.test,
 // common-shift.test.
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
@@ -61,7 +61,7 @@
 // INT16-NOT: vector<8xi64>
 // INT16: llvm.return
 // Per-lane shifts r, all >= 3 here (the argument's ranges), and a packed
-// narrowing (two channel blocks): the tail is halved (ConvKernels.cpp,
+// narrowing (two channel blocks): the tail is halved (ConvKernelEpilogue.cpp,
 // halvedTail). The high halves of the products, with no rounding terms,
 // in one blend, shifted right by r - 2 (derived once per channel block) as
 // i32 lanes, give t = (a * m) >> (30 + r); the packs add 1 + 2 zp = 7 to

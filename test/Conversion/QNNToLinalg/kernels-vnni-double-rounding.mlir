@@ -1,5 +1,5 @@
 // gemmlowp's double rounding in the AVX-512 kernels' epilogues
-// (ConvKernels.cpp, doubleRoundedHighHalves): where every right shift e is
+// (ConvKernelEpilogue.cpp, doubleRoundedHighHalves): where every right shift e is
 // at least 1, the multiplier is not negative and the accumulator is bounded
 // (|acc + bias| < 2^30), the products are those of 2 * acc, so that the
 // first rounding's quotient is the high half of 2p + 2R (R = 2^30 +

@@ -222,7 +222,7 @@ func.func private @epilogue_unrecorded(%acc: i32, %zp: i32, %hi: i32) -> i16 {
 
 // A min/max that always returns its constant stays (the double-rounding
 // correction min(shift, 1) << 31 of a kernel whose shifts are all >= 4:
-// ConvKernels.cpp matches that form), as does a clamp whose range the
+// ConvKernelEpilogue.cpp matches that form), as does a clamp whose range the
 // recorded argument ranges do not bound (argument 2: a float, min > max).
 // CHECK-LABEL: func.func private @constant_result
 // CHECK: arith.minui %{{.*}}, %{{.*}} : i64

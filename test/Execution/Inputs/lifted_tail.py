@@ -8,7 +8,7 @@ weight scales over a wide range (per-channel shifts). Arguments: C O N H W
 and flags: u8; double (gemmlowp's double rounding, #qnn.rounding<tflite>,
 instead of single rounding); below (the last layer's lower bound under its
 zero point, so that the kernels' double rounding keeps its sign term:
-ConvKernels.cpp, clampsNonPositive, which the other layers' bounds at or
+ConvKernelBuilder.h, clampsNonPositive, which the other layers' bounds at or
 above their zero points would let it drop). The function takes two inputs
 (layer 0 reads the first, layers 1 and 2 the second) and returns the three
 outputs."""

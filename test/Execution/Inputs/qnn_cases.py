@@ -155,7 +155,7 @@ def emit(model_args, model_body, result_shape, result_t, expected,
         names.append("%c_" + n)
     # Not inlined: inlined, the kernel of the model's last layer would fuse
     # the printing's widening cast into its epilogue and store i32 values,
-    # so the narrowing stores of a model's output (ConvKernels.cpp,
+    # so the narrowing stores of a model's output (ConvKernelEpilogue.cpp,
     # packBytes) would never run here.
     out.append("  %%r = call @model(%s) {no_inline} : (%s) -> %s" % (
         ", ".join(names), ", ".join(ttype(s, t) for _, s, t, _ in model_args),
@@ -613,11 +613,11 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
     function takes the input as NCHW and transposes it to NHWC first
     (tosa.transpose, as PyTorch-like models begin). With `halved`, packed
     single-rounding layers whose right shifts are 2 or 3 (the kernels'
-    halved tails, ConvKernels.cpp halvedTail): inputs near the zero point,
+    halved tails, ConvKernelEpilogue.cpp halvedTail): inputs near the zero point,
     at random or all at one end of the range (accumulators that saturate
     16 bits), output zero points at the ends of the range. With `spread`
     too, i8 per-channel layers whose shifts run from 2 to 20, too far apart
-    for one common shift (ConvKernels.cpp, commonShift): per-lane 64-bit
+    for one common shift (ConvKernelEpilogue.cpp, commonShift): per-lane 64-bit
     and i32 shifts."""
     rng = Rng(1000003 * seed + 17)
     for _ in range(seed % 5):
@@ -759,7 +759,7 @@ def case_random_conv(seed, wide=False, rule="tflite", packed=False,
 def case_double_edges(t, depthwise, big_bias=False, relu=False,
                       near_bound=False):
     """gemmlowp's double rounding (#qnn.rounding<tflite>) at its edges, for
-    the kernels' compare-free form (ConvKernels.cpp,
+    the kernels' compare-free form (ConvKernelEpilogue.cpp,
     doubleRoundedHighHalves): per-channel right shifts e from 1 to 12,
     every fourth channel's multiplier an exact power of two (M = 2^30,
     so the first rounding halves and the second meets ties of both
