@@ -1,0 +1,381 @@
+#!/usr/bin/env python3
+"""Differential stress test of the native kernels against the reference
+evaluator.
+
+Each seed makes one random quantized layer program (qnn dialect, NHWC): a
+convolution (1x1, 3x3, 5x5, 1x3, 3x1; strides 1 and 2; explicit padding,
+symmetric or not; dilation), a depthwise convolution (multiplier 1 or 2),
+a fully connected layer, or a pointwise convolution followed by a depthwise
+one (the MobileNet v2 expansion); u8 activations with per-tensor u8
+weights and a weight zero point, or i8 activations with per-channel i8
+weights; bias; a requantize (TFLite double or single rounding) whose output
+scale keeps most outputs inside the 8-bit range; no clamp, RELU or RELU6.
+Shapes go from single pixels to 56x56 planes and from 1 to 200 channels,
+with packed weights beyond 32 KiB now and then (the group-major kernels).
+
+For each program and each target (avx512-vnni, int16-avx512bw, int16,
+generic; those this CPU runs) and thread count, `qnn-run
+--compare-reference` compiles it, runs it on random inputs and requires
+the outputs to be the reference evaluator's bytes. A failing seed prints
+its program's path; rerun it with --seed N --keep DIR.
+
+  scripts/stress-kernels.py --qnn-run build/bin/qnn-run --seeds 0:200
+  scripts/stress-kernels.py --qnn-run build/bin/qnn-run --seeds 17 --keep /tmp/s
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def dense(values, shape):
+    def rec(v, sh):
+        if len(sh) == 1:
+            return "[" + ", ".join(str(x) for x in v) + "]"
+        n = len(v) // sh[0]
+        return "[" + ", ".join(rec(v[i * n:(i + 1) * n], sh[1:])
+                               for i in range(sh[0])) + "]"
+    return "dense<" + rec(values, shape) + ">"
+
+
+def ttype(shape, t):
+    return "tensor<" + "x".join(str(d) for d in shape) + "x" + t + ">"
+
+
+def f32_array(xs):
+    return "array<f32: " + ", ".join(repr(float(x)) for x in xs) + ">"
+
+
+def f64_array(xs):
+    return "array<f64: " + ", ".join(repr(float(x)) for x in xs) + ">"
+
+
+class Layer:
+    """One conv-like layer: its text, given the input value and type."""
+
+    def __init__(self, rng, kind, t, in_shape, in_scale, in_zp, per_channel,
+                 pointwise=False):
+        self.kind, self.t = kind, t
+        n, h, w, c = in_shape if kind != "dense" else (in_shape[0], 1, 1,
+                                                       in_shape[1])
+        pick = rng.choice
+        if kind == "dense" or pointwise:
+            self.k = (1, 1)
+            self.strides, self.dil, self.pads = (1, 1), (1, 1), (0, 0, 0, 0)
+        else:
+            self.k = pick([(1, 1), (1, 1), (3, 3), (3, 3), (3, 3), (5, 5),
+                           (1, 3), (3, 1)] if kind == "conv" else
+                          [(3, 3), (3, 3), (3, 3), (5, 5), (3, 1)])
+            self.strides = pick([(1, 1), (1, 1), (2, 2), (2, 1)])
+            self.dil = pick([(1, 1)] * 4 + [(2, 2)])
+            kh = (self.k[0] - 1) * self.dil[0] + 1
+            kw = (self.k[1] - 1) * self.dil[1] + 1
+            if pick(["same", "same", "valid", "odd"]) == "same":
+                th = max(0, ((h + self.strides[0] - 1) // self.strides[0] - 1)
+                         * self.strides[0] + kh - h)
+                tw = max(0, ((w + self.strides[1] - 1) // self.strides[1] - 1)
+                         * self.strides[1] + kw - w)
+                self.pads = (th // 2, th - th // 2, tw // 2, tw - tw // 2)
+            else:
+                self.pads = tuple(rng.randrange(0, max(1, k // 2 + 2))
+                                  for k in (kh, kh, kw, kw))
+        kh = (self.k[0] - 1) * self.dil[0] + 1
+        kw = (self.k[1] - 1) * self.dil[1] + 1
+        oh = (h + self.pads[0] + self.pads[1] - kh) // self.strides[0] + 1
+        ow = (w + self.pads[2] + self.pads[3] - kw) // self.strides[1] + 1
+        if oh < 1 or ow < 1:
+            self.pads = (kh, kh, kw, kw)
+            oh = (h + 2 * kh - kh) // self.strides[0] + 1
+            ow = (w + 2 * kw - kw) // self.strides[1] + 1
+        if kind == "depthwise":
+            self.mult = pick([1, 1, 1, 2])
+            o = c * self.mult
+        elif kind == "dense":
+            o = rng.choice([rng.randrange(1, 64), rng.randrange(1, 300)])
+        else:
+            o = pick([rng.randrange(1, 48), 16 * rng.randrange(1, 13),
+                      rng.randrange(1, 201)])
+        self.c, self.o = c, o
+        self.in_shape = in_shape
+        self.out_shape = ((n, o) if kind == "dense" else (n, oh, ow, o))
+        self.in_scale, self.in_zp = in_scale, in_zp
+        self.per_channel = per_channel
+        self.wt = "i8" if per_channel else "ui8"
+        taps = self.k[0] * self.k[1] * (1 if kind == "depthwise" else c)
+        # Weights: a narrow spread for some layers (the accumulators then
+        # stay small), the whole range for others.
+        spread = pick([8, 40, 127])
+        if per_channel:
+            self.wzp = 0
+            wvals = [max(-127, min(127, int(rng.gauss(0, spread))))
+                     for _ in range(self._weight_count())]
+            self.w_scale = [rng.uniform(0.002, 0.02) for _ in range(o)]
+        else:
+            self.wzp = rng.randrange(0, 256)
+            wvals = [max(0, min(255, self.wzp + int(rng.gauss(0, spread))))
+                     for _ in range(self._weight_count())]
+            self.w_scale = [rng.uniform(0.002, 0.02)]
+        self.wvals = wvals
+        # Output scale: about 40 output steps per standard deviation of the
+        # accumulator, scaled by a random factor (some saturate more).
+        x_std = 40.0
+        w_std = min(spread, 127) * 0.8
+        acc_std = max(1.0, (taps ** 0.5) * x_std * w_std)
+        ws = sum(self.w_scale) / len(self.w_scale)
+        self.out_scale = (acc_std * in_scale * ws / 40.0 *
+                          pick([0.25, 1.0, 1.0, 1.0, 4.0, 30.0]))
+        lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+        self.out_zp = rng.randrange(lo + 20, hi - 20)
+        self.bias = [rng.randrange(-int(acc_std), int(acc_std) + 1)
+                     for _ in range(o)]
+        self.rounding = pick(["tflite", "tflite_single"])
+        self.clamp = pick([None, None, "relu", "relu6"])
+
+    def _weight_count(self):
+        if self.kind == "dense":
+            return self.o * self.c
+        if self.kind == "depthwise":
+            return self.k[0] * self.k[1] * self.c * self.mult
+        return self.o * self.k[0] * self.k[1] * self.c
+
+    def text(self, x, name):
+        t, wt = self.t, self.wt
+        o = self.o
+        out_i32 = ttype(self.out_shape, "i32")
+        lines = []
+        if self.kind == "dense":
+            wshape = (o, self.c)
+            lines.append("  %%%s_w = arith.constant %s : %s" % (
+                name, dense(self.wvals, wshape), ttype(wshape, wt)))
+            ws = f32_array(self.w_scale)
+            lines.append(
+                "  %%%s_acc = qnn.dense %s, %%%s_w {input_scale = %r : f32, "
+                "input_zero_point = %d : i32, weight_scale = %s, "
+                "weight_zero_point = %d : i32} : (%s, %s) -> %s" % (
+                    name, x, name, float(self.in_scale), self.in_zp, ws,
+                    self.wzp, ttype(self.in_shape, t), ttype(wshape, wt),
+                    out_i32))
+            bshape = (1, o)
+        else:
+            if self.kind == "depthwise":
+                wshape = (1, self.k[0], self.k[1], self.c * self.mult)
+                klayout, groups = "IHWO", self.c
+            else:
+                wshape = (o, self.k[0], self.k[1], self.c)
+                klayout, groups = "OHWI", 1
+            lines.append("  %%%s_w = arith.constant %s : %s" % (
+                name, dense(self.wvals, wshape), ttype(wshape, wt)))
+            ws = f32_array(self.w_scale)
+            lines.append(
+                "  %%%s_acc = qnn.conv2d %s, %%%s_w {data_layout = "
+                "#qnn.layout<NHWC>, dilations = array<i64: %d, %d>, groups = "
+                "%d : i64, input_scale = %r : f32, input_zero_point = %d : "
+                "i32, kernel_layout = #qnn.kernel_layout<%s>, padding = "
+                "array<i64: %d, %d, %d, %d>, strides = array<i64: %d, %d>, "
+                "weight_scale = %s, weight_zero_point = %d : i32} : (%s, %s) "
+                "-> %s" % (
+                    name, x, name, self.dil[0], self.dil[1], groups,
+                    float(self.in_scale), self.in_zp, klayout, self.pads[0],
+                    self.pads[2], self.pads[1], self.pads[3], *self.strides, ws, self.wzp, ttype(self.in_shape, t),
+                    ttype(wshape, wt), out_i32))
+            bshape = (1, 1, 1, o)
+        lines.append("  %%%s_b = arith.constant %s : %s" % (
+            name, dense(self.bias, bshape), ttype(bshape, "i32")))
+        lines.append("  %%%s_sum = tosa.add %%%s_acc, %%%s_b : (%s, %s) -> %s"
+                     % (name, name, name, out_i32, ttype(bshape, "i32"),
+                        out_i32))
+        if self.per_channel:
+            scales = [self.in_scale * s for s in self.w_scale]
+            attrs = "axis = %d : i64, input_scale = %s" % (
+                len(self.out_shape) - 1, f64_array(scales))
+        else:
+            attrs = "input_scale = %s" % f64_array(
+                [self.in_scale * self.w_scale[0]])
+        out_t = ttype(self.out_shape, t)
+        lines.append(
+            "  %%%s_q = qnn.requantize %%%s_sum {%s, input_zero_point = 0 : "
+            "i32, output_scale = %r : f32, output_zero_point = %d : i32, "
+            "rounding = #qnn.rounding<%s>} : %s -> %s" % (
+                name, name, attrs, float(self.out_scale), self.out_zp,
+                self.rounding, out_i32, out_t))
+        result = "%%%s_q" % name
+        if self.clamp:
+            lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+            cmin = max(lo, self.out_zp)
+            cmax = hi
+            if self.clamp == "relu6":
+                cmax = min(hi, self.out_zp + int(round(6.0 / self.out_scale)))
+                cmax = max(cmax, cmin)
+            lines.append(
+                "  %%%s_y = tosa.clamp %s {min_val = %d : %s, max_val = %d : "
+                "%s} : (%s) -> %s" % (name, result, cmin, t, cmax, t, out_t,
+                                      out_t))
+            result = "%%%s_y" % name
+        return lines, result
+
+
+def make_program(seed):
+    rng = random.Random(seed * 7919 + 1)
+    t = rng.choice(["ui8", "i8"])
+    per_channel = t == "i8" or rng.random() < 0.3
+    shape_kind = rng.choice(["conv", "conv", "depthwise", "depthwise",
+                             "dense", "pw-dw"])
+    if shape_kind == "dense":
+        in_shape = (rng.choice([1, 1, 2]), rng.choice(
+            [rng.randrange(1, 64), rng.randrange(1, 1100)]))
+    else:
+        h = rng.choice([1, 2, rng.randrange(3, 12), rng.randrange(7, 30),
+                        rng.randrange(28, 57)])
+        w = rng.choice([h, h, rng.randrange(1, 40)])
+        c = rng.choice([rng.randrange(1, 9), rng.randrange(1, 49),
+                        16 * rng.randrange(1, 9), rng.randrange(1, 161)])
+        in_shape = (1, h, w, c)
+    in_scale = rng.uniform(0.005, 0.05)
+    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    in_zp = rng.randrange(lo, hi + 1)
+    layers = []
+    if shape_kind == "pw-dw":
+        pw = Layer(rng, "conv", t, in_shape, in_scale, in_zp, per_channel,
+                   pointwise=True)
+        layers.append(pw)
+        dw = Layer(rng, "depthwise", t, pw.out_shape, pw.out_scale,
+                   pw.out_zp, per_channel)
+        layers.append(dw)
+    else:
+        layers.append(Layer(rng, shape_kind, t, in_shape, in_scale, in_zp,
+                            per_channel))
+    # Keep the reference evaluator's work bounded.
+    macs = 0
+    for l in layers:
+        taps = l.k[0] * l.k[1] * (1 if l.kind == "depthwise" else l.c)
+        outs = 1
+        for d in l.out_shape:
+            outs *= d
+        macs += outs * taps
+    body, x = [], "%x"
+    for i, l in enumerate(layers):
+        lines, x = l.text(x, "l%d" % i)
+        body += lines
+    out_t = ttype(layers[-1].out_shape, t)
+    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
+            (ttype(in_shape, t), out_t, "\n".join(body), x, out_t))
+    in_bytes = 1
+    for d in in_shape:
+        in_bytes *= d
+    data = bytes(rng.randrange(256) for _ in range(in_bytes))
+    desc = "%s %s %s%s -> %s, %s MACs" % (
+        shape_kind, t, "per-channel " if per_channel else "",
+        "x".join(map(str, in_shape)),
+        "x".join(map(str, layers[-1].out_shape)), macs)
+    return text, data, desc, macs
+
+
+def targets_for_host():
+    flags = cpu_flags()
+    out = []
+    if {"avx512_vnni", "avx512bw"} <= flags:
+        out.append("avx512-vnni")
+    if "avx512bw" in flags:
+        out.append("int16-avx512bw")
+    if "avx2" in flags:
+        out.append("int16")
+    out.append("generic")
+    return out
+
+
+def run_seed(args, seed, targets):
+    text, data, desc, macs = make_program(seed)
+    if macs > args.max_macs:
+        return seed, None, "skipped (%d MACs)" % macs
+    keep = args.keep
+    d = keep if keep else tempfile.mkdtemp(prefix="qnn-stress-")
+    os.makedirs(d, exist_ok=True)
+    prog = os.path.join(d, "seed%d.mlir" % seed)
+    inp = os.path.join(d, "seed%d.in" % seed)
+    with open(prog, "w") as f:
+        f.write(text)
+    with open(inp, "wb") as f:
+        f.write(data)
+    failures = []
+    for target in targets:
+        for threads in args.threads:
+            cmd = [args.qnn_run, prog, "--input", inp, "--target", target,
+                   "--threads", str(threads), "--compare-reference"]
+            p = subprocess.run(cmd, capture_output=True, text=True,
+                               timeout=args.timeout)
+            if p.returncode != 0:
+                failures.append("%s threads=%d: %s" % (
+                    target, threads, (p.stderr or p.stdout).strip()
+                    .splitlines()[-1:] or ["exit %d" % p.returncode]))
+    if not failures and not keep:
+        os.remove(prog)
+        os.remove(inp)
+        os.rmdir(d)
+    return seed, failures, desc + ("" if not failures else " [" + prog + "]")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--qnn-run", required=True)
+    ap.add_argument("--seeds", default="0:50",
+                    help="N or FIRST:END (END excluded)")
+    ap.add_argument("--targets", default="",
+                    help="comma-separated (default: those this CPU runs)")
+    ap.add_argument("--threads", default="1,2",
+                    help="comma-separated thread counts")
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--max-macs", type=int, default=60_000_000)
+    ap.add_argument("--timeout", type=int, default=300)
+    ap.add_argument("--keep", default="",
+                    help="write the programs and inputs to this folder")
+    ap.add_argument("--print-program", action="store_true",
+                    help="print the first seed's program and exit")
+    args = ap.parse_args()
+    if ":" in args.seeds:
+        a, b = args.seeds.split(":")
+        seeds = range(int(a), int(b))
+    else:
+        seeds = [int(args.seeds)]
+    if args.print_program:
+        sys.stdout.write(make_program(seeds[0])[0])
+        return 0
+    args.threads = [int(t) for t in args.threads.split(",")]
+    targets = (args.targets.split(",") if args.targets else
+               targets_for_host())
+    bad = 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for seed, failures, desc in pool.map(
+                lambda s: run_seed(args, s, targets), seeds):
+            if failures is None:
+                print("seed %d: %s" % (seed, desc))
+            elif failures:
+                bad += 1
+                print("seed %d: FAIL %s" % (seed, desc))
+                for f in failures:
+                    print("    " + f)
+            else:
+                print("seed %d: ok (%s)" % (seed, desc))
+            sys.stdout.flush()
+    print("%d of %d seeds failed (targets %s, threads %s)" % (
+        bad, len(seeds), ",".join(targets),
+        ",".join(map(str, args.threads))))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
