@@ -26,6 +26,8 @@ its program's path; rerun it with --seed N --keep DIR.
 import argparse
 import os
 import random
+import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -41,6 +43,11 @@ def cpu_flags():
     except OSError:
         pass
     return set()
+
+
+def f32(x):
+    """x rounded to float32, as a float attribute stores it."""
+    return struct.unpack("f", struct.pack("f", x))[0]
 
 
 def dense(values, shape):
@@ -69,7 +76,8 @@ class Layer:
     """One conv-like layer: its text, given the input value and type."""
 
     def __init__(self, rng, kind, t, in_shape, in_scale, in_zp, per_channel,
-                 pointwise=False):
+                 pointwise=False, force=None):
+        force = force or {}
         self.kind, self.t = kind, t
         n, h, w, c = in_shape if kind != "dense" else (in_shape[0], 1, 1,
                                                        in_shape[1])
@@ -94,6 +102,9 @@ class Layer:
             else:
                 self.pads = tuple(rng.randrange(0, max(1, k // 2 + 2))
                                   for k in (kh, kh, kw, kw))
+        for key in ("k", "strides", "dil", "pads"):
+            if key in force:
+                setattr(self, key, force[key])
         kh = (self.k[0] - 1) * self.dil[0] + 1
         kw = (self.k[1] - 1) * self.dil[1] + 1
         oh = (h + self.pads[0] + self.pads[1] - kh) // self.strides[0] + 1
@@ -110,6 +121,10 @@ class Layer:
         else:
             o = pick([rng.randrange(1, 48), 16 * rng.randrange(1, 13),
                       rng.randrange(1, 201)])
+        if "mult" in force:
+            self.mult = force["mult"]
+            o = c * self.mult
+        o = force.get("o", o)
         self.c, self.o = c, o
         self.in_shape = in_shape
         self.out_shape = ((n, o) if kind == "dense" else (n, oh, ow, o))
@@ -145,6 +160,14 @@ class Layer:
                      for _ in range(o)]
         self.rounding = pick(["tflite", "tflite_single"])
         self.clamp = pick([None, None, "relu", "relu6"])
+        self.clamp = force.get("clamp", self.clamp)
+        # The requantize's input scales are the products of the float32
+        # input and weight scales, as the TFLite importer writes them, so
+        # that npu-fuse makes the chain one npu operator; one layer in
+        # five keeps the product of the unrounded scales, which npu-fuse
+        # leaves as qnn operators (the linalg path and its fused kernel
+        # epilogues).
+        self.npu_scales = rng.random() >= 0.2
 
     def _weight_count(self):
         if self.kind == "dense":
@@ -199,13 +222,13 @@ class Layer:
         lines.append("  %%%s_sum = tosa.add %%%s_acc, %%%s_b : (%s, %s) -> %s"
                      % (name, name, name, out_i32, ttype(bshape, "i32"),
                         out_i32))
+        rnd = f32 if self.npu_scales else float
+        scales = [rnd(self.in_scale) * rnd(s) for s in self.w_scale]
         if self.per_channel:
-            scales = [self.in_scale * s for s in self.w_scale]
             attrs = "axis = %d : i64, input_scale = %s" % (
                 len(self.out_shape) - 1, f64_array(scales))
         else:
-            attrs = "input_scale = %s" % f64_array(
-                [self.in_scale * self.w_scale[0]])
+            attrs = "input_scale = %s" % f64_array(scales)
         out_t = ttype(self.out_shape, t)
         lines.append(
             "  %%%s_q = qnn.requantize %%%s_sum {%s, input_zero_point = 0 : "
@@ -285,6 +308,87 @@ def make_program(seed):
     return text, data, desc, macs
 
 
+def same_pads(size, k, stride):
+    out = (size + stride - 1) // stride
+    total = max(0, (out - 1) * stride + k - size)
+    return total // 2, total - total // 2
+
+
+def make_blocks(seed):
+    """MobileNet v2 inverted residual blocks of one shape, repeated: a 1x1
+    expansion with RELU6, a 3x3 depthwise with RELU6, a 1x1 projection and
+    the residual qnn.add, each layer with its own scales and zero points
+    (so that layers share kernels whose epilogue constants differ), then
+    a stride-2 block without residual now and then."""
+    rng = random.Random(seed * 104729 + 7)
+    t = rng.choice(["ui8", "i8"])
+    per_channel = t == "i8" or rng.random() < 0.3
+    h = rng.choice([7, 14, rng.randrange(2, 29)])
+    w = rng.choice([h, h, rng.randrange(2, 29)])
+    c = rng.choice([8, 16, 24, 32, rng.randrange(3, 65)])
+    expand = rng.choice([1, 4, 6])
+    count = rng.randrange(1, 4)
+    in_shape = (1, h, w, c)
+    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    scale, zp = rng.uniform(0.01, 0.05), rng.randrange(lo + 10, hi - 10)
+    body, x, shape, macs, index = [], "%x", in_shape, 0, 0
+    last_t = ttype(in_shape, t)
+
+    def layer(kind, shape, scale, zp, force):
+        nonlocal body, x, index, macs
+        l = Layer(rng, kind, t, shape, scale, zp, per_channel,
+                  pointwise=kind == "conv", force=force)
+        lines, x = l.text(x, "l%d" % index)
+        index += 1
+        body += lines
+        taps = l.k[0] * l.k[1] * (1 if kind == "depthwise" else l.c)
+        macs += l.out_shape[1] * l.out_shape[2] * l.o * taps
+        return l
+
+    strided = rng.random() < 0.3
+    for b in range(count + (1 if strided else 0)):
+        stride = 2 if b == count else 1
+        block_in, block_scale, block_zp = x, scale, zp
+        cur_shape, cur_scale, cur_zp = shape, scale, zp
+        if expand > 1:
+            e = layer("conv", cur_shape, cur_scale, cur_zp,
+                      {"o": c * expand, "clamp": "relu6"})
+            cur_shape, cur_scale, cur_zp = e.out_shape, e.out_scale, e.out_zp
+        ph = same_pads(cur_shape[1], 3, stride)
+        pw = same_pads(cur_shape[2], 3, stride)
+        d = layer("depthwise", cur_shape, cur_scale, cur_zp,
+                  {"k": (3, 3), "strides": (stride, stride), "dil": (1, 1),
+                   "pads": (ph[0], ph[1], pw[0], pw[1]), "mult": 1,
+                   "clamp": "relu6"})
+        cur_shape, cur_scale, cur_zp = d.out_shape, d.out_scale, d.out_zp
+        p = layer("conv", cur_shape, cur_scale, cur_zp,
+                  {"o": c, "clamp": None})
+        shape, scale, zp = p.out_shape, p.out_scale, p.out_zp
+        if stride == 1:
+            out_scale = max(scale, block_scale) * rng.uniform(1.0, 2.5)
+            out_zp = rng.randrange(lo + 10, hi - 10)
+            ty = ttype(shape, t)
+            body.append(
+                "  %%add%d = qnn.add %s, %s {lhs_scale = %r : f32, "
+                "lhs_zero_point = %d : i32, rhs_scale = %r : f32, "
+                "rhs_zero_point = %d : i32, output_scale = %r : f32, "
+                "output_zero_point = %d : i32, rounding = "
+                "#qnn.rounding<%s>} : (%s, %s) -> %s" % (
+                    b, x, block_in, float(scale), zp, float(block_scale),
+                    block_zp, float(out_scale), out_zp,
+                    rng.choice(["tflite", "tflite_single"]), ty, ty, ty))
+            x, scale, zp = "%%add%d" % b, out_scale, out_zp
+    out_t = ttype(shape, t)
+    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
+            (last_t, out_t, "\n".join(body), x, out_t))
+    data = bytes(rng.randrange(256) for _ in range(h * w * c))
+    desc = "blocks %s %s%dx %s, expand %d%s -> %s, %d MACs" % (
+        t, "per-channel " if per_channel else "", count,
+        "x".join(map(str, in_shape)), expand,
+        " + stride 2" if strided else "", "x".join(map(str, shape)), macs)
+    return text, data, desc, macs
+
+
 def targets_for_host():
     flags = cpu_flags()
     out = []
@@ -299,7 +403,8 @@ def targets_for_host():
 
 
 def run_seed(args, seed, targets):
-    text, data, desc, macs = make_program(seed)
+    make = make_blocks if args.kind == "blocks" else make_program
+    text, data, desc, macs = make(seed)
     if macs > args.max_macs:
         return seed, None, "skipped (%d MACs)" % macs
     keep = args.keep
@@ -316,12 +421,20 @@ def run_seed(args, seed, targets):
         for threads in args.threads:
             cmd = [args.qnn_run, prog, "--input", inp, "--target", target,
                    "--threads", str(threads), "--compare-reference"]
-            p = subprocess.run(cmd, capture_output=True, text=True,
-                               timeout=args.timeout)
+            cmd += args.extra.split()
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True,
+                                   timeout=args.timeout)
+            except (OSError, subprocess.TimeoutExpired) as e:
+                failures.append("%s threads=%d: %s" % (target, threads, e))
+                continue
             if p.returncode != 0:
+                lines = (p.stderr or p.stdout).strip().splitlines()
+                telling = [l for l in lines
+                           if re.search(r"error|differ|ERROR|Assert", l)]
                 failures.append("%s threads=%d: %s" % (
-                    target, threads, (p.stderr or p.stdout).strip()
-                    .splitlines()[-1:] or ["exit %d" % p.returncode]))
+                    target, threads, (telling or lines or
+                                      ["exit %d" % p.returncode])[0][:300]))
     if not failures and not keep:
         os.remove(prog)
         os.remove(inp)
@@ -334,11 +447,17 @@ def main():
     ap.add_argument("--qnn-run", required=True)
     ap.add_argument("--seeds", default="0:50",
                     help="N or FIRST:END (END excluded)")
+    ap.add_argument("--kind", default="layers", choices=["layers", "blocks"],
+                    help="single layers (and pointwise+depthwise pairs) or "
+                    "chains of inverted residual blocks")
     ap.add_argument("--targets", default="",
                     help="comma-separated (default: those this CPU runs)")
     ap.add_argument("--threads", default="1,2",
                     help="comma-separated thread counts")
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--extra", default="",
+                    help="more qnn-run options, space-separated (e.g. "
+                    "'--opt-level 2' or '--npu-fuse=false')")
     ap.add_argument("--max-macs", type=int, default=60_000_000)
     ap.add_argument("--timeout", type=int, default=300)
     ap.add_argument("--keep", default="",
@@ -352,7 +471,8 @@ def main():
     else:
         seeds = [int(args.seeds)]
     if args.print_program:
-        sys.stdout.write(make_program(seeds[0])[0])
+        make = make_blocks if args.kind == "blocks" else make_program
+        sys.stdout.write(make(seeds[0])[0])
         return 0
     args.threads = [int(t) for t in args.threads.split(",")]
     targets = (args.targets.split(",") if args.targets else
