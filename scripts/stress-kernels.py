@@ -180,12 +180,16 @@ class Layer:
         t, wt = self.t, self.wt
         o = self.o
         out_i32 = ttype(self.out_shape, "i32")
-        lines = []
         if self.kind == "dense":
             wshape = (o, self.c)
-            lines.append("  %%%s_w = arith.constant %s : %s" % (
-                name, dense(self.wvals, wshape), ttype(wshape, wt)))
-            ws = f32_array(self.w_scale)
+        elif self.kind == "depthwise":
+            wshape = (1, self.k[0], self.k[1], self.c * self.mult)
+        else:
+            wshape = (o, self.k[0], self.k[1], self.c)
+        lines = ["  %%%s_w = arith.constant %s : %s" % (
+            name, dense(self.wvals, wshape), ttype(wshape, wt))]
+        ws = f32_array(self.w_scale)
+        if self.kind == "dense":
             lines.append(
                 "  %%%s_acc = qnn.dense %s, %%%s_w {input_scale = %r : f32, "
                 "input_zero_point = %d : i32, weight_scale = %s, "
@@ -195,15 +199,8 @@ class Layer:
                     out_i32))
             bshape = (1, o)
         else:
-            if self.kind == "depthwise":
-                wshape = (1, self.k[0], self.k[1], self.c * self.mult)
-                klayout, groups = "IHWO", self.c
-            else:
-                wshape = (o, self.k[0], self.k[1], self.c)
-                klayout, groups = "OHWI", 1
-            lines.append("  %%%s_w = arith.constant %s : %s" % (
-                name, dense(self.wvals, wshape), ttype(wshape, wt)))
-            ws = f32_array(self.w_scale)
+            klayout, groups = (("IHWO", self.c) if self.kind == "depthwise"
+                               else ("OHWI", 1))
             lines.append(
                 "  %%%s_acc = qnn.conv2d %s, %%%s_w {data_layout = "
                 "#qnn.layout<NHWC>, dilations = array<i64: %d, %d>, groups = "
