@@ -386,6 +386,155 @@ def make_blocks(seed):
     return text, data, desc, macs
 
 
+def make_ops(seed):
+    """A convolution (or two on the same input) followed by one of the
+    operators around the kernels: max or average pooling, global average
+    pooling, concatenation, add (of two tensors or of a broadcast
+    constant), mul, or a table activation (sigmoid, tanh, hardswish,
+    leaky relu), which npu-fuse may fold into the convolution's epilogue;
+    sometimes a 1x1 convolution after it."""
+    rng = random.Random(seed * 15485863 + 3)
+    t = rng.choice(["ui8", "i8"])
+    per_channel = t == "i8" or rng.random() < 0.3
+    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    h = rng.choice([1, 3, 7, rng.randrange(2, 20), rng.randrange(14, 41)])
+    w = rng.choice([h, rng.randrange(1, 30)])
+    c = rng.choice([rng.randrange(1, 9), 16 * rng.randrange(1, 5),
+                    rng.randrange(1, 97)])
+    in_shape = (1, h, w, c)
+    scale, zp = rng.uniform(0.01, 0.05), rng.randrange(lo + 10, hi - 10)
+    body, index, macs = [], [0], [0]
+
+    def conv(x, shape, scale, zp, force=None):
+        kind = "conv" if force and "o" in force else rng.choice(
+            ["conv", "depthwise"])
+        force = dict(force or {})
+        force.setdefault("strides", (1, 1))
+        force.setdefault("dil", (1, 1))
+        force.setdefault("k", (3, 3) if kind == "depthwise" else
+                         rng.choice([(1, 1), (3, 3)]))
+        kh, kw = force["k"]
+        ph, pw = same_pads(shape[1], kh, 1), same_pads(shape[2], kw, 1)
+        force.setdefault("pads", (ph[0], ph[1], pw[0], pw[1]))
+        if kind == "depthwise":
+            force.setdefault("mult", 1)
+        l = Layer(rng, kind, t, shape, scale, zp, per_channel, force=force)
+        lines, y = l.text(x, "l%d" % index[0])
+        index[0] += 1
+        body.extend(lines)
+        taps = l.k[0] * l.k[1] * (1 if kind == "depthwise" else l.c)
+        macs[0] += l.out_shape[1] * l.out_shape[2] * l.o * taps
+        return y, l
+
+    def qscale():
+        return rng.uniform(0.01, 0.08), rng.randrange(lo + 10, hi - 10)
+
+    op = rng.choice(["max_pool", "avg_pool", "global_avg_pool", "concat",
+                     "add", "add_bcast", "mul", "sigmoid", "tanh",
+                     "hardswish", "leaky_relu"])
+    two = op in ("concat", "add", "mul")
+    a, la = conv("%x", in_shape, scale, zp,
+                 {"o": rng.randrange(1, 65)} if two and rng.random() < 0.5
+                 else {"clamp": None} if op in ("sigmoid", "tanh",
+                                                 "hardswish", "leaky_relu")
+                 else None)
+    shape = la.out_shape
+    ty = ttype(shape, t)
+    if two:
+        o = (rng.randrange(1, 65) if op == "concat" else shape[3])
+        b, lb = conv("%x", in_shape, scale, zp, {"o": o})
+        if lb.out_shape[1:3] != shape[1:3]:
+            op = "add_bcast"
+    name = "%op"
+    out_scale, out_zp = qscale()
+    rounding = rng.choice(["tflite", "tflite_single"])
+    if op in ("max_pool", "avg_pool"):
+        k = rng.choice([(2, 2), (3, 3), (1, 3)])
+        s = rng.choice([(1, 1), (2, 2)])
+        ph, pw = same_pads(shape[1], k[0], s[0]), same_pads(shape[2], k[1],
+                                                            s[1])
+        oh = (shape[1] + s[0] - 1) // s[0]
+        ow = (shape[2] + s[1] - 1) // s[1]
+        out_shape = (1, oh, ow, shape[3])
+        body.append(
+            "  %%op = qnn.%s %s {data_layout = #qnn.layout<NHWC>, kernel = "
+            "array<i64: %d, %d>, padding = array<i64: %d, %d, %d, %d>, "
+            "strides = array<i64: %d, %d>} : %s -> %s" % (
+                op + "2d", a, k[0], k[1], ph[0], pw[0], ph[1], pw[1], s[0],
+                s[1], ty, ttype(out_shape, t)))
+    elif op == "global_avg_pool":
+        out_shape = (1, 1, 1, shape[3])
+        body.append(
+            "  %%op = qnn.global_avg_pool %s {data_layout = "
+            "#qnn.layout<NHWC>, input_scale = %r : f32, input_zero_point = "
+            "%d : i32, output_scale = %r : f32, output_zero_point = %d : "
+            "i32, rounding = #qnn.rounding<%s>} : %s -> %s" % (
+                a, la.out_scale, la.out_zp, la.out_scale *
+                rng.uniform(0.5, 1.5), out_zp, rounding, ty,
+                ttype(out_shape, t)))
+    elif op == "concat":
+        out_shape = shape[:3] + (shape[3] + lb.o,)
+        body.append(
+            "  %%op = qnn.concatenate %s, %s {axis = 3 : i64, input_scales = "
+            "array<f32: %r, %r>, input_zero_points = array<i32: %d, %d>, "
+            "output_scale = %r : f32, output_zero_point = %d : i32} : (%s, "
+            "%s) -> %s" % (a, b, la.out_scale, lb.out_scale, la.out_zp,
+                           lb.out_zp, max(la.out_scale, lb.out_scale), out_zp,
+                           ty, ttype(lb.out_shape, t), ttype(out_shape, t)))
+    elif op in ("add", "mul", "add_bcast"):
+        out_shape = shape
+        if op == "add_bcast":
+            cshape = (1, 1, 1, shape[3])
+            body.append("  %%k = arith.constant %s : %s" % (
+                dense([rng.randrange(lo, hi + 1) for _ in range(shape[3])],
+                      cshape), ttype(cshape, t)))
+            rhs, rs, rz, rty = "%k", rng.uniform(0.01, 0.05), rng.randrange(
+                lo, hi + 1), ttype(cshape, t)
+            kind = "add"
+        else:
+            rhs, rs, rz, rty = b, lb.out_scale, lb.out_zp, ty
+            kind = op
+        oscale = (la.out_scale * rs * rng.uniform(20, 200) if kind == "mul"
+                  else max(la.out_scale, rs) * rng.uniform(1.0, 2.0))
+        body.append(
+            "  %%op = qnn.%s %s, %s {lhs_scale = %r : f32, lhs_zero_point = "
+            "%d : i32, rhs_scale = %r : f32, rhs_zero_point = %d : i32, "
+            "output_scale = %r : f32, output_zero_point = %d : i32, "
+            "rounding = #qnn.rounding<%s>} : (%s, %s) -> %s" % (
+                kind, a, rhs, la.out_scale, la.out_zp, rs, rz, oscale, out_zp,
+                rounding, ty, rty, ty))
+    else:
+        out_shape = shape
+        extra = ("alpha = %r : f32, " % rng.choice([0.1, 0.125, 0.2, 0.3])
+                 if op == "leaky_relu" else "")
+        osc = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(
+            op, la.out_scale * rng.uniform(0.5, 2.0))
+        ozp = {"sigmoid": lo, "tanh": (lo + hi + 1) // 2}.get(op, out_zp)
+        rnd = (", rounding = #qnn.rounding<%s>" % rounding
+               if op == "leaky_relu" else "")
+        body.append(
+            "  %%op = qnn.%s %s {%sinput_scale = %r : f32, input_zero_point "
+            "= %d : i32, output_scale = %r : f32, output_zero_point = %d : "
+            "i32%s} : %s -> %s" % (op, a, extra, la.out_scale, la.out_zp,
+                                   osc, ozp, rnd, ty, ty))
+    x = "%op"
+    if rng.random() < 0.3 and out_shape[1] * out_shape[2] > 0:
+        # A 1x1 convolution after it (the operator's output as a kernel's
+        # input).
+        op_scale = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(op, None)
+        x, _ = conv(x, out_shape, op_scale or out_scale, out_zp,
+                    {"o": rng.randrange(1, 49), "k": (1, 1)})
+        out_shape = _.out_shape
+    out_t = ttype(out_shape, t)
+    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
+            (ttype(in_shape, t), out_t, "\n".join(body), x, out_t))
+    data = bytes(rng.randrange(256) for _ in range(h * w * c))
+    desc = "ops %s %s %s %s -> %s, %d MACs" % (
+        op, t, "per-channel" if per_channel else "per-tensor",
+        "x".join(map(str, in_shape)), "x".join(map(str, out_shape)), macs[0])
+    return text, data, desc, macs[0]
+
+
 def targets_for_host():
     flags = cpu_flags()
     out = []
@@ -400,7 +549,8 @@ def targets_for_host():
 
 
 def run_seed(args, seed, targets):
-    make = make_blocks if args.kind == "blocks" else make_program
+    make = {"blocks": make_blocks, "ops": make_ops}.get(args.kind,
+                                                         make_program)
     text, data, desc, macs = make(seed)
     if macs > args.max_macs:
         return seed, None, "skipped (%d MACs)" % macs
@@ -444,9 +594,12 @@ def main():
     ap.add_argument("--qnn-run", required=True)
     ap.add_argument("--seeds", default="0:50",
                     help="N or FIRST:END (END excluded)")
-    ap.add_argument("--kind", default="layers", choices=["layers", "blocks"],
-                    help="single layers (and pointwise+depthwise pairs) or "
-                    "chains of inverted residual blocks")
+    ap.add_argument("--kind", default="layers",
+                    choices=["layers", "blocks", "ops"],
+                    help="single layers (and pointwise+depthwise pairs), "
+                    "chains of inverted residual blocks, or a convolution "
+                    "and a pooling, concatenation, elementwise or "
+                    "activation operator")
     ap.add_argument("--targets", default="",
                     help="comma-separated (default: those this CPU runs)")
     ap.add_argument("--threads", default="1,2",
@@ -468,7 +621,8 @@ def main():
     else:
         seeds = [int(args.seeds)]
     if args.print_program:
-        make = make_blocks if args.kind == "blocks" else make_program
+        make = {"blocks": make_blocks, "ops": make_ops}.get(args.kind,
+                                                             make_program)
         sys.stdout.write(make(seeds[0])[0])
         return 0
     args.threads = [int(t) for t in args.threads.split(",")]
