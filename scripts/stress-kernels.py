@@ -27,7 +27,6 @@ import argparse
 import os
 import random
 import re
-import struct
 import subprocess
 import sys
 import tempfile
@@ -45,23 +44,10 @@ def cpu_flags():
     return set()
 
 
-def f32(x):
-    """x rounded to float32, as a float attribute stores it."""
-    return struct.unpack("f", struct.pack("f", x))[0]
-
-
-def dense(values, shape):
-    def rec(v, sh):
-        if len(sh) == 1:
-            return "[" + ", ".join(str(x) for x in v) + "]"
-        n = len(v) // sh[0]
-        return "[" + ", ".join(rec(v[i * n:(i + 1) * n], sh[1:])
-                               for i in range(sh[0])) + "]"
-    return "dense<" + rec(values, shape) + ">"
-
-
-def ttype(shape, t):
-    return "tensor<" + "x".join(str(d) for d in shape) + "x" + t + ">"
+# The MLIR text helpers of the execution tests' generator.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "test", "Execution", "Inputs"))
+from qnn_cases import dense_str, f32, storage, ttype  # noqa: E402
 
 
 def f32_array(xs):
@@ -154,7 +140,7 @@ class Layer:
         ws = sum(self.w_scale) / len(self.w_scale)
         self.out_scale = (acc_std * in_scale * ws / 40.0 *
                           pick([0.25, 1.0, 1.0, 1.0, 4.0, 30.0]))
-        lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+        lo, hi = storage(t)
         self.out_zp = rng.randrange(lo + 20, hi - 20)
         self.bias = [rng.randrange(-int(acc_std), int(acc_std) + 1)
                      for _ in range(o)]
@@ -168,6 +154,14 @@ class Layer:
         # leaves as qnn operators (the linalg path and its fused kernel
         # epilogues).
         self.npu_scales = rng.random() >= 0.2
+
+    def macs(self):
+        taps = self.k[0] * self.k[1] * (1 if self.kind == "depthwise"
+                                        else self.c)
+        outs = 1
+        for d in self.out_shape:
+            outs *= d
+        return outs * taps
 
     def _weight_count(self):
         if self.kind == "dense":
@@ -186,8 +180,8 @@ class Layer:
             wshape = (1, self.k[0], self.k[1], self.c * self.mult)
         else:
             wshape = (o, self.k[0], self.k[1], self.c)
-        lines = ["  %%%s_w = arith.constant %s : %s" % (
-            name, dense(self.wvals, wshape), ttype(wshape, wt))]
+        lines = ["  %%%s_w = arith.constant %s" % (
+            name, dense_str(self.wvals, wshape, wt))]
         ws = f32_array(self.w_scale)
         if self.kind == "dense":
             lines.append(
@@ -214,8 +208,8 @@ class Layer:
                     self.pads[2], self.pads[1], self.pads[3], *self.strides, ws, self.wzp, ttype(self.in_shape, t),
                     ttype(wshape, wt), out_i32))
             bshape = (1, 1, 1, o)
-        lines.append("  %%%s_b = arith.constant %s : %s" % (
-            name, dense(self.bias, bshape), ttype(bshape, "i32")))
+        lines.append("  %%%s_b = arith.constant %s" % (
+            name, dense_str(self.bias, bshape, "i32")))
         lines.append("  %%%s_sum = tosa.add %%%s_acc, %%%s_b : (%s, %s) -> %s"
                      % (name, name, name, out_i32, ttype(bshape, "i32"),
                         out_i32))
@@ -235,7 +229,7 @@ class Layer:
                 self.rounding, out_i32, out_t))
         result = "%%%s_q" % name
         if self.clamp:
-            lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+            lo, hi = storage(t)
             cmin = max(lo, self.out_zp)
             cmax = hi
             if self.clamp == "relu6":
@@ -247,6 +241,36 @@ class Layer:
                                       out_t))
             result = "%%%s_y" % name
         return lines, result
+
+
+class Chain:
+    """A program being written: its layers' lines and multiply-adds (the
+    reference evaluator's work, which --max-macs bounds)."""
+
+    def __init__(self, rng, t, per_channel):
+        self.rng, self.t, self.per_channel = rng, t, per_channel
+        self.body, self.count, self.macs = [], 0, 0
+
+    def layer(self, kind, x, shape, scale, zp, pointwise=False, force=None):
+        """A Layer on value x, its lines appended: its result and itself."""
+        l = Layer(self.rng, kind, self.t, shape, scale, zp, self.per_channel,
+                  pointwise=pointwise, force=force)
+        lines, y = l.text(x, "l%d" % self.count)
+        self.count += 1
+        self.body += lines
+        self.macs += l.macs()
+        return y, l
+
+    def program(self, in_shape, out_shape, result):
+        """The function's text and random input bytes."""
+        out_t = ttype(out_shape, self.t)
+        text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}"
+                "\n" % (ttype(in_shape, self.t), out_t, "\n".join(self.body),
+                        result, out_t))
+        size = 1
+        for d in in_shape:
+            size *= d
+        return text, bytes(self.rng.randrange(256) for _ in range(size))
 
 
 def make_program(seed):
@@ -266,42 +290,22 @@ def make_program(seed):
                         16 * rng.randrange(1, 9), rng.randrange(1, 161)])
         in_shape = (1, h, w, c)
     in_scale = rng.uniform(0.005, 0.05)
-    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    lo, hi = storage(t)
     in_zp = rng.randrange(lo, hi + 1)
-    layers = []
+    chain = Chain(rng, t, per_channel)
     if shape_kind == "pw-dw":
-        pw = Layer(rng, "conv", t, in_shape, in_scale, in_zp, per_channel,
-                   pointwise=True)
-        layers.append(pw)
-        dw = Layer(rng, "depthwise", t, pw.out_shape, pw.out_scale,
-                   pw.out_zp, per_channel)
-        layers.append(dw)
+        x, pw = chain.layer("conv", "%x", in_shape, in_scale, in_zp,
+                            pointwise=True)
+        x, last = chain.layer("depthwise", x, pw.out_shape, pw.out_scale,
+                              pw.out_zp)
     else:
-        layers.append(Layer(rng, shape_kind, t, in_shape, in_scale, in_zp,
-                            per_channel))
-    # Keep the reference evaluator's work bounded.
-    macs = 0
-    for l in layers:
-        taps = l.k[0] * l.k[1] * (1 if l.kind == "depthwise" else l.c)
-        outs = 1
-        for d in l.out_shape:
-            outs *= d
-        macs += outs * taps
-    body, x = [], "%x"
-    for i, l in enumerate(layers):
-        lines, x = l.text(x, "l%d" % i)
-        body += lines
-    out_t = ttype(layers[-1].out_shape, t)
-    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
-            (ttype(in_shape, t), out_t, "\n".join(body), x, out_t))
-    in_bytes = 1
-    for d in in_shape:
-        in_bytes *= d
-    data = bytes(rng.randrange(256) for _ in range(in_bytes))
+        x, last = chain.layer(shape_kind, "%x", in_shape, in_scale, in_zp)
+    text, data = chain.program(in_shape, last.out_shape, x)
+    macs = chain.macs
     desc = "%s %s %s%s -> %s, %s MACs" % (
         shape_kind, t, "per-channel " if per_channel else "",
         "x".join(map(str, in_shape)),
-        "x".join(map(str, layers[-1].out_shape)), macs)
+        "x".join(map(str, last.out_shape)), macs)
     return text, data, desc, macs
 
 
@@ -326,20 +330,15 @@ def make_blocks(seed):
     expand = rng.choice([1, 4, 6])
     count = rng.randrange(1, 4)
     in_shape = (1, h, w, c)
-    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    lo, hi = storage(t)
     scale, zp = rng.uniform(0.01, 0.05), rng.randrange(lo + 10, hi - 10)
-    body, x, shape, macs, index = [], "%x", in_shape, 0, 0
-    last_t = ttype(in_shape, t)
+    chain = Chain(rng, t, per_channel)
+    x, shape = "%x", in_shape
 
     def layer(kind, shape, scale, zp, force):
-        nonlocal body, x, index, macs
-        l = Layer(rng, kind, t, shape, scale, zp, per_channel,
-                  pointwise=kind == "conv", force=force)
-        lines, x = l.text(x, "l%d" % index)
-        index += 1
-        body += lines
-        taps = l.k[0] * l.k[1] * (1 if kind == "depthwise" else l.c)
-        macs += l.out_shape[1] * l.out_shape[2] * l.o * taps
+        nonlocal x
+        x, l = chain.layer(kind, x, shape, scale, zp,
+                           pointwise=kind == "conv", force=force)
         return l
 
     strided = rng.random() < 0.3
@@ -365,7 +364,7 @@ def make_blocks(seed):
             out_scale = max(scale, block_scale) * rng.uniform(1.0, 2.5)
             out_zp = rng.randrange(lo + 10, hi - 10)
             ty = ttype(shape, t)
-            body.append(
+            chain.body.append(
                 "  %%add%d = qnn.add %s, %s {lhs_scale = %r : f32, "
                 "lhs_zero_point = %d : i32, rhs_scale = %r : f32, "
                 "rhs_zero_point = %d : i32, output_scale = %r : f32, "
@@ -375,15 +374,13 @@ def make_blocks(seed):
                     block_zp, float(out_scale), out_zp,
                     rng.choice(["tflite", "tflite_single"]), ty, ty, ty))
             x, scale, zp = "%%add%d" % b, out_scale, out_zp
-    out_t = ttype(shape, t)
-    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
-            (last_t, out_t, "\n".join(body), x, out_t))
-    data = bytes(rng.randrange(256) for _ in range(h * w * c))
+    text, data = chain.program(in_shape, shape, x)
     desc = "blocks %s %s%dx %s, expand %d%s -> %s, %d MACs" % (
         t, "per-channel " if per_channel else "", count,
         "x".join(map(str, in_shape)), expand,
-        " + stride 2" if strided else "", "x".join(map(str, shape)), macs)
-    return text, data, desc, macs
+        " + stride 2" if strided else "", "x".join(map(str, shape)),
+        chain.macs)
+    return text, data, desc, chain.macs
 
 
 def make_ops(seed):
@@ -396,14 +393,14 @@ def make_ops(seed):
     rng = random.Random(seed * 15485863 + 3)
     t = rng.choice(["ui8", "i8"])
     per_channel = t == "i8" or rng.random() < 0.3
-    lo, hi = (0, 255) if t == "ui8" else (-128, 127)
+    lo, hi = storage(t)
     h = rng.choice([1, 3, 7, rng.randrange(2, 20), rng.randrange(14, 41)])
     w = rng.choice([h, rng.randrange(1, 30)])
     c = rng.choice([rng.randrange(1, 9), 16 * rng.randrange(1, 5),
                     rng.randrange(1, 97)])
     in_shape = (1, h, w, c)
     scale, zp = rng.uniform(0.01, 0.05), rng.randrange(lo + 10, hi - 10)
-    body, index, macs = [], [0], [0]
+    chain = Chain(rng, t, per_channel)
 
     def conv(x, shape, scale, zp, force=None):
         kind = "conv" if force and "o" in force else rng.choice(
@@ -418,13 +415,7 @@ def make_ops(seed):
         force.setdefault("pads", (ph[0], ph[1], pw[0], pw[1]))
         if kind == "depthwise":
             force.setdefault("mult", 1)
-        l = Layer(rng, kind, t, shape, scale, zp, per_channel, force=force)
-        lines, y = l.text(x, "l%d" % index[0])
-        index[0] += 1
-        body.extend(lines)
-        taps = l.k[0] * l.k[1] * (1 if kind == "depthwise" else l.c)
-        macs[0] += l.out_shape[1] * l.out_shape[2] * l.o * taps
-        return y, l
+        return chain.layer(kind, x, shape, scale, zp, force=force)
 
     def qscale():
         return rng.uniform(0.01, 0.08), rng.randrange(lo + 10, hi - 10)
@@ -443,9 +434,8 @@ def make_ops(seed):
     if two:
         o = (rng.randrange(1, 65) if op == "concat" else shape[3])
         b, lb = conv("%x", in_shape, scale, zp, {"o": o})
-        if lb.out_shape[1:3] != shape[1:3]:
-            op = "add_bcast"
-    name = "%op"
+        # (SAME padding at stride 1: both keep the input's plane.)
+        assert lb.out_shape[1:3] == shape[1:3]
     out_scale, out_zp = qscale()
     rounding = rng.choice(["tflite", "tflite_single"])
     if op in ("max_pool", "avg_pool"):
@@ -456,7 +446,7 @@ def make_ops(seed):
         oh = (shape[1] + s[0] - 1) // s[0]
         ow = (shape[2] + s[1] - 1) // s[1]
         out_shape = (1, oh, ow, shape[3])
-        body.append(
+        chain.body.append(
             "  %%op = qnn.%s %s {data_layout = #qnn.layout<NHWC>, kernel = "
             "array<i64: %d, %d>, padding = array<i64: %d, %d, %d, %d>, "
             "strides = array<i64: %d, %d>} : %s -> %s" % (
@@ -464,7 +454,7 @@ def make_ops(seed):
                 s[1], ty, ttype(out_shape, t)))
     elif op == "global_avg_pool":
         out_shape = (1, 1, 1, shape[3])
-        body.append(
+        chain.body.append(
             "  %%op = qnn.global_avg_pool %s {data_layout = "
             "#qnn.layout<NHWC>, input_scale = %r : f32, input_zero_point = "
             "%d : i32, output_scale = %r : f32, output_zero_point = %d : "
@@ -474,7 +464,7 @@ def make_ops(seed):
                 ttype(out_shape, t)))
     elif op == "concat":
         out_shape = shape[:3] + (shape[3] + lb.o,)
-        body.append(
+        chain.body.append(
             "  %%op = qnn.concatenate %s, %s {axis = 3 : i64, input_scales = "
             "array<f32: %r, %r>, input_zero_points = array<i32: %d, %d>, "
             "output_scale = %r : f32, output_zero_point = %d : i32} : (%s, "
@@ -485,9 +475,9 @@ def make_ops(seed):
         out_shape = shape
         if op == "add_bcast":
             cshape = (1, 1, 1, shape[3])
-            body.append("  %%k = arith.constant %s : %s" % (
-                dense([rng.randrange(lo, hi + 1) for _ in range(shape[3])],
-                      cshape), ttype(cshape, t)))
+            chain.body.append("  %%k = arith.constant %s" % dense_str(
+                [rng.randrange(lo, hi + 1) for _ in range(shape[3])], cshape,
+                t))
             rhs, rs, rz, rty = "%k", rng.uniform(0.01, 0.05), rng.randrange(
                 lo, hi + 1), ttype(cshape, t)
             kind = "add"
@@ -496,7 +486,7 @@ def make_ops(seed):
             kind = op
         oscale = (la.out_scale * rs * rng.uniform(20, 200) if kind == "mul"
                   else max(la.out_scale, rs) * rng.uniform(1.0, 2.0))
-        body.append(
+        chain.body.append(
             "  %%op = qnn.%s %s, %s {lhs_scale = %r : f32, lhs_zero_point = "
             "%d : i32, rhs_scale = %r : f32, rhs_zero_point = %d : i32, "
             "output_scale = %r : f32, output_zero_point = %d : i32, "
@@ -512,7 +502,7 @@ def make_ops(seed):
         ozp = {"sigmoid": lo, "tanh": (lo + hi + 1) // 2}.get(op, out_zp)
         rnd = (", rounding = #qnn.rounding<%s>" % rounding
                if op == "leaky_relu" else "")
-        body.append(
+        chain.body.append(
             "  %%op = qnn.%s %s {%sinput_scale = %r : f32, input_zero_point "
             "= %d : i32, output_scale = %r : f32, output_zero_point = %d : "
             "i32%s} : %s -> %s" % (op, a, extra, la.out_scale, la.out_zp,
@@ -522,17 +512,15 @@ def make_ops(seed):
         # A 1x1 convolution after it (the operator's output as a kernel's
         # input).
         op_scale = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(op, None)
-        x, _ = conv(x, out_shape, op_scale or out_scale, out_zp,
-                    {"o": rng.randrange(1, 49), "k": (1, 1)})
-        out_shape = _.out_shape
-    out_t = ttype(out_shape, t)
-    text = ("func.func @main(%%x: %s) -> %s {\n%s\n  return %s : %s\n}\n" %
-            (ttype(in_shape, t), out_t, "\n".join(body), x, out_t))
-    data = bytes(rng.randrange(256) for _ in range(h * w * c))
+        x, after = conv(x, out_shape, op_scale or out_scale, out_zp,
+                        {"o": rng.randrange(1, 49), "k": (1, 1)})
+        out_shape = after.out_shape
+    text, data = chain.program(in_shape, out_shape, x)
     desc = "ops %s %s %s %s -> %s, %d MACs" % (
         op, t, "per-channel" if per_channel else "per-tensor",
-        "x".join(map(str, in_shape)), "x".join(map(str, out_shape)), macs[0])
-    return text, data, desc, macs[0]
+        "x".join(map(str, in_shape)), "x".join(map(str, out_shape)),
+        chain.macs)
+    return text, data, desc, chain.macs
 
 
 def targets_for_host():
