@@ -417,9 +417,6 @@ def make_ops(seed):
             force.setdefault("mult", 1)
         return chain.layer(kind, x, shape, scale, zp, force=force)
 
-    def qscale():
-        return rng.uniform(0.01, 0.08), rng.randrange(lo + 10, hi - 10)
-
     op = rng.choice(["max_pool", "avg_pool", "global_avg_pool", "concat",
                      "add", "add_bcast", "mul", "sigmoid", "tanh",
                      "hardswish", "leaky_relu"])
@@ -436,7 +433,7 @@ def make_ops(seed):
         b, lb = conv("%x", in_shape, scale, zp, {"o": o})
         # (SAME padding at stride 1: both keep the input's plane.)
         assert lb.out_shape[1:3] == shape[1:3]
-    out_scale, out_zp = qscale()
+    out_zp = rng.randrange(lo + 10, hi - 10)
     rounding = rng.choice(["tflite", "tflite_single"])
     if op in ("max_pool", "avg_pool"):
         k = rng.choice([(2, 2), (3, 3), (1, 3)])
@@ -446,6 +443,7 @@ def make_ops(seed):
         oh = (shape[1] + s[0] - 1) // s[0]
         ow = (shape[2] + s[1] - 1) // s[1]
         out_shape = (1, oh, ow, shape[3])
+        res_scale, res_zp = la.out_scale, la.out_zp
         chain.body.append(
             "  %%op = qnn.%s %s {data_layout = #qnn.layout<NHWC>, kernel = "
             "array<i64: %d, %d>, padding = array<i64: %d, %d, %d, %d>, "
@@ -454,23 +452,23 @@ def make_ops(seed):
                 s[1], ty, ttype(out_shape, t)))
     elif op == "global_avg_pool":
         out_shape = (1, 1, 1, shape[3])
+        res_scale, res_zp = la.out_scale * rng.uniform(0.5, 1.5), out_zp
         chain.body.append(
             "  %%op = qnn.global_avg_pool %s {data_layout = "
             "#qnn.layout<NHWC>, input_scale = %r : f32, input_zero_point = "
             "%d : i32, output_scale = %r : f32, output_zero_point = %d : "
             "i32, rounding = #qnn.rounding<%s>} : %s -> %s" % (
-                a, la.out_scale, la.out_zp, la.out_scale *
-                rng.uniform(0.5, 1.5), out_zp, rounding, ty,
+                a, la.out_scale, la.out_zp, res_scale, res_zp, rounding, ty,
                 ttype(out_shape, t)))
     elif op == "concat":
         out_shape = shape[:3] + (shape[3] + lb.o,)
+        res_scale, res_zp = max(la.out_scale, lb.out_scale), out_zp
         chain.body.append(
             "  %%op = qnn.concatenate %s, %s {axis = 3 : i64, input_scales = "
             "array<f32: %r, %r>, input_zero_points = array<i32: %d, %d>, "
             "output_scale = %r : f32, output_zero_point = %d : i32} : (%s, "
             "%s) -> %s" % (a, b, la.out_scale, lb.out_scale, la.out_zp,
-                           lb.out_zp, max(la.out_scale, lb.out_scale), out_zp,
-                           ty, ttype(lb.out_shape, t), ttype(out_shape, t)))
+                           lb.out_zp, res_scale, res_zp, ty, ttype(lb.out_shape, t), ttype(out_shape, t)))
     elif op in ("add", "mul", "add_bcast"):
         out_shape = shape
         if op == "add_bcast":
@@ -484,35 +482,38 @@ def make_ops(seed):
         else:
             rhs, rs, rz, rty = b, lb.out_scale, lb.out_zp, ty
             kind = op
-        oscale = (la.out_scale * rs * rng.uniform(20, 200) if kind == "mul"
-                  else max(la.out_scale, rs) * rng.uniform(1.0, 2.0))
+        res_scale = (la.out_scale * rs * rng.uniform(20, 200)
+                     if kind == "mul" else
+                     max(la.out_scale, rs) * rng.uniform(1.0, 2.0))
+        res_zp = out_zp
         chain.body.append(
             "  %%op = qnn.%s %s, %s {lhs_scale = %r : f32, lhs_zero_point = "
             "%d : i32, rhs_scale = %r : f32, rhs_zero_point = %d : i32, "
             "output_scale = %r : f32, output_zero_point = %d : i32, "
             "rounding = #qnn.rounding<%s>} : (%s, %s) -> %s" % (
-                kind, a, rhs, la.out_scale, la.out_zp, rs, rz, oscale, out_zp,
-                rounding, ty, rty, ty))
+                kind, a, rhs, la.out_scale, la.out_zp, rs, rz, res_scale,
+                res_zp, rounding, ty, rty, ty))
     else:
         out_shape = shape
         extra = ("alpha = %r : f32, " % rng.choice([0.1, 0.125, 0.2, 0.3])
                  if op == "leaky_relu" else "")
-        osc = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(
-            op, la.out_scale * rng.uniform(0.5, 2.0))
-        ozp = {"sigmoid": lo, "tanh": (lo + hi + 1) // 2}.get(op, out_zp)
+        # Sigmoid and tanh have TFLite's fixed output quantization.
+        res_scale = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(op)
+        res_zp = {"sigmoid": lo, "tanh": (lo + hi + 1) // 2}.get(op, out_zp)
+        if res_scale is None:
+            res_scale = la.out_scale * rng.uniform(0.5, 2.0)
         rnd = (", rounding = #qnn.rounding<%s>" % rounding
                if op == "leaky_relu" else "")
         chain.body.append(
             "  %%op = qnn.%s %s {%sinput_scale = %r : f32, input_zero_point "
             "= %d : i32, output_scale = %r : f32, output_zero_point = %d : "
             "i32%s} : %s -> %s" % (op, a, extra, la.out_scale, la.out_zp,
-                                   osc, ozp, rnd, ty, ty))
+                                   res_scale, res_zp, rnd, ty, ty))
     x = "%op"
-    if rng.random() < 0.3 and out_shape[1] * out_shape[2] > 0:
-        # A 1x1 convolution after it (the operator's output as a kernel's
-        # input).
-        op_scale = {"sigmoid": 1.0 / 256, "tanh": 1.0 / 128}.get(op, None)
-        x, after = conv(x, out_shape, op_scale or out_scale, out_zp,
+    if rng.random() < 0.3:
+        # A 1x1 convolution after it, on the operator's output as that
+        # quantizes it.
+        x, after = conv(x, out_shape, res_scale, res_zp,
                         {"o": rng.randrange(1, 49), "k": (1, 1)})
         out_shape = after.out_shape
     text, data = chain.program(in_shape, out_shape, x)
