@@ -571,36 +571,32 @@ Value KernelBuilder::segmentSums(OpBuilder &ob, Value sum, int64_t segment) {
 Value KernelBuilder::loadA(OpBuilder &ob, Value nIv, Value ih, Value iw,
                            Value c) {
   Type i8 = ob.getI8Type(), i16 = ob.getI16Type(), i32 = ob.getI32Type();
-  switch (s.flavor) {
-  case KernelFlavor::VNNI: {
-    Value four = vector::LoadOp::create(ob, loc, VectorType::get({4}, i8), x,
-                                        ValueRange{nIv, ih, iw, c});
+  // The 32-bit word of `parts` elements of `type` at (nIv, ih, iw, c) in
+  // every i32 lane (flipped to unsigned bytes with `flip`), seen as a
+  // vector of `type`.
+  auto broadcastWord = [&](Type type, int64_t parts, bool flip) -> Value {
+    Value loaded = vector::LoadOp::create(
+        ob, loc, VectorType::get({parts}, type), x, ValueRange{nIv, ih, iw, c});
     Value word = vector::ExtractOp::create(
         ob, loc,
-        vector::BitCastOp::create(ob, loc, VectorType::get({1}, i32), four),
+        vector::BitCastOp::create(ob, loc, VectorType::get({1}, i32), loaded),
         ArrayRef<int64_t>{0});
-    if (s.inputSigned)
+    if (flip)
       word = arith::XOrIOp::create(ob, loc, word,
                                    intConst(ob, loc, i32, 0x80808080LL));
-    Value splat =
-        vector::BroadcastOp::create(ob, loc, VectorType::get({16}, i32), word);
-    return vector::BitCastOp::create(ob, loc, VectorType::get({64}, i8), splat);
-  }
-  case KernelFlavor::Int16:
-  case KernelFlavor::Int16AVX512: {
-    // x holds x - izp as i16 (emitGemmConv widens it).
-    Value wide = vector::LoadOp::create(ob, loc, VectorType::get({2}, i16), x,
-                                        ValueRange{nIv, ih, iw, c});
-    Value word = vector::ExtractOp::create(
-        ob, loc,
-        vector::BitCastOp::create(ob, loc, VectorType::get({1}, i32), wide),
-        ArrayRef<int64_t>{0});
     int64_t lanes = s.lanes();
     Value splat = vector::BroadcastOp::create(
         ob, loc, VectorType::get({lanes}, i32), word);
-    return vector::BitCastOp::create(ob, loc, VectorType::get({2 * lanes}, i16),
-                                     splat);
-  }
+    return vector::BitCastOp::create(
+        ob, loc, VectorType::get({parts * lanes}, type), splat);
+  };
+  switch (s.flavor) {
+  case KernelFlavor::VNNI:
+    return broadcastWord(i8, 4, s.inputSigned);
+  case KernelFlavor::Int16:
+  case KernelFlavor::Int16AVX512:
+    // x holds x - izp as i16 (emitGemmConv widens it).
+    return broadcastWord(i16, 2, /*flip=*/false);
   case KernelFlavor::Generic: {
     Value v = memref::LoadOp::create(ob, loc, x, ValueRange{nIv, ih, iw, c});
     v = extendTo(ob, loc, v, i32, !s.inputSigned);
