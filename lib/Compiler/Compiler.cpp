@@ -257,6 +257,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   lowerOptions.fuseToNPU = options.fuseToNPU;
   lowerOptions.depthwiseSelfPaddingMinBytes =
       options.depthwiseSelfPaddingMinBytes;
+  lowerOptions.floorAffine = options.floorAffine;
   pm.enableVerifier(options.verifyPasses);
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }

@@ -3,14 +3,19 @@
 #include "QNN/Utils/QuantMath.h"
 
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace mlir::qnn::math {
+
+using llvm::SmallVector;
 
 QuantizedMultiplier quantizeMultiplier(double real) {
   assert(std::isfinite(real) && "multiplier must be finite");
@@ -108,6 +113,177 @@ int32_t rescale(int64_t x, QuantizedMultiplier m, RoundingRule rule) {
   if (shifted < std::numeric_limits<int32_t>::min())
     return std::numeric_limits<int32_t>::min();
   return static_cast<int32_t>(shifted);
+}
+
+namespace {
+using Int128 = __int128;
+
+/// A float as n * 2^-q with an odd n (or 0).
+struct Dyadic {
+  int64_t n = 0;
+  int q = 0;
+};
+
+Dyadic toDyadic(float v) {
+  if (v == 0.0f)
+    return {};
+  int e = 0;
+  float fraction = std::frexp(v, &e);
+  Dyadic d{static_cast<int64_t>(std::ldexp(fraction, 24)), 24 - e};
+  while (d.n % 2 == 0) {
+    d.n /= 2;
+    --d.q;
+  }
+  return d;
+}
+
+/// floor(a / 2^q) for q >= 0.
+Int128 floorShift(Int128 a, int q) {
+  Int128 p = Int128(1) << q;
+  Int128 quotient = a / p;
+  return (a % p != 0 && a < 0) ? quotient - 1 : quotient;
+}
+
+/// The smallest n * 2^-q >= lo / 2^q (lo an integer) that is a float: n
+/// a multiple of 2^j with |n / 2^j| < 2^24.
+Int128 roundUpToFloat(Int128 lo) {
+  Int128 magnitude = lo < 0 ? -lo : lo;
+  int bits = 0;
+  while (bits < 126 && (Int128(1) << bits) <= magnitude)
+    ++bits;
+  if (bits <= 24)
+    return lo;
+  int j = bits - 24;
+  return (floorShift(lo - 1, j) + 1) * (Int128(1) << j);
+}
+} // namespace
+
+int64_t evaluateFloorAffine(int64_t x, const FloorAffine &f) {
+  x = std::clamp(x, -kFloorAffineBound, kFloorAffineBound);
+  Dyadic s = toDyadic(f.slope);
+  Dyadic o = toDyadic(x < 0 ? f.negativeOffset : f.offset);
+  int q = std::max({s.q, o.q, 0});
+  assert(q - s.q < 64 && q - o.q < 96 && "parameters out of scale");
+  Int128 scaled = Int128(x) * s.n * (Int128(1) << (q - s.q)) +
+                  Int128(o.n) * (Int128(1) << (q - o.q));
+  return static_cast<int64_t>(floorShift(scaled, q));
+}
+
+std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
+                                                 RoundingRule rule, int64_t lo,
+                                                 int64_t hi) {
+  if (m.shift > 0 || m.multiplier < 0 || lo > hi ||
+      (rule != RoundingRule::TFLite && rule != RoundingRule::TFLiteSingle))
+    return std::nullopt;
+  // Monotone over all of int32 (no left shift, a non-negative multiplier).
+  auto level = [&](int64_t x) {
+    return std::clamp<int64_t>(
+        multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m, rule), lo,
+        hi);
+  };
+  const int64_t bound = kFloorAffineBound;
+  int64_t first = level(-bound), last = level(bound);
+  // Inputs beyond the clamp must not reach other levels.
+  if (level(std::numeric_limits<int32_t>::min()) != first ||
+      level(std::numeric_limits<int32_t>::max()) != last)
+    return std::nullopt;
+  double real = std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
+  // The constraints: at x, x * slope + offset(x) >= k (atLeast) or < k.
+  struct Constraint {
+    int64_t x, k;
+    bool atLeast;
+  };
+  std::vector<Constraint> constraints;
+  if (first > lo)
+    constraints.push_back({-bound, first, true});
+  if (last < hi)
+    constraints.push_back({bound, last + 1, false});
+  // The first input of each level above `first`: a step of about 1 / real
+  // from the previous level's, then doubling steps and a bisection.
+  int64_t step = real > 0 ? static_cast<int64_t>(std::min(
+                                1.0 / real, static_cast<double>(bound)))
+                          : bound;
+  int64_t below = -bound; // level(below) < k
+  for (int64_t k = first + 1; k <= last; ++k) {
+    int64_t low = below,
+            high = std::min(bound, below + std::max<int64_t>(1, step - 1));
+    int64_t grow = 1;
+    while (level(high) < k) {
+      low = high;
+      high = std::min(bound, high + grow);
+      grow *= 2;
+    }
+    while (high - low > 1) {
+      int64_t mid = low + (high - low) / 2;
+      (level(mid) >= k ? high : low) = mid;
+    }
+    constraints.push_back({high, k, true});
+    constraints.push_back({high - 1, k, false});
+    below = high - 1;
+  }
+  const Int128 none = Int128(1) << 120;
+  // The fit of `slope`: one offset, or (`split`) one per sign of x.
+  auto tryFit = [&](float slope, bool split) -> std::optional<FloorAffine> {
+    Dyadic s = toDyadic(slope);
+    int q = std::max(s.q, 0);
+    Int128 sn = Int128(s.n) * (Int128(1) << (q - s.q));
+    // offset * 2^q in [lower, upper), per sign of x.
+    Int128 lower[2] = {-none, -none}, upper[2] = {none, none};
+    for (const Constraint &c : constraints) {
+      Int128 v = Int128(c.k) * (Int128(1) << q) - Int128(c.x) * sn;
+      int side = c.x < 0 ? 1 : 0;
+      if (c.atLeast)
+        lower[side] = std::max(lower[side], v);
+      else
+        upper[side] = std::min(upper[side], v);
+    }
+    if (!split) {
+      lower[0] = lower[1] = std::max(lower[0], lower[1]);
+      upper[0] = upper[1] = std::min(upper[0], upper[1]);
+    }
+    Int128 chosen[2];
+    for (int side = 0; side < 2; ++side) {
+      Int128 n = roundUpToFloat(lower[side] == -none ? Int128(0) : lower[side]);
+      if (n >= upper[side])
+        return std::nullopt;
+      chosen[side] = n;
+    }
+    // |x * slope + offset| < 2^24 for |x| <= bound (float32 floors it
+    // exactly) and < 2^(53 - q) (a float64 fma cannot round it onto the
+    // next integer: its error stays below the 2^-q grid).
+    Int128 limit = std::min(Int128(1) << (q + 24), Int128(1) << 53);
+    for (Int128 end :
+         {Int128(bound) * sn + chosen[0], -Int128(bound) * sn + chosen[1]})
+      if (end >= limit || -end >= limit)
+        return std::nullopt;
+    auto toFloat = [&](Int128 n) {
+      return static_cast<float>(std::ldexp(static_cast<double>(n), -q));
+    };
+    return FloorAffine{slope, toFloat(chosen[0]), toFloat(chosen[1])};
+  };
+  // The float32 slopes nearest the real multiplier first; one offset where
+  // one of the nearest few fits, else the first split fit.
+  float nearest = static_cast<float>(real);
+  SmallVector<float, 33> slopes = {nearest};
+  for (float up = nearest, down = nearest; slopes.size() < 33;) {
+    up = std::nextafter(up, std::numeric_limits<float>::infinity());
+    down = std::nextafter(down, 0.0f);
+    slopes.push_back(up);
+    if (down > 0.0f)
+      slopes.push_back(down);
+  }
+  if (real == 0.0)
+    slopes = {0.0f};
+  std::optional<FloorAffine> splitFit;
+  for (auto [i, slope] : llvm::enumerate(slopes)) {
+    if (auto fit = tryFit(slope, /*split=*/false))
+      return fit;
+    if (!splitFit)
+      splitFit = tryFit(slope, /*split=*/true);
+    if (splitFit && i >= 4)
+      return splitFit;
+  }
+  return splitFit;
 }
 
 QuantizedMultiplier requantizeMultiplier(double inputScale, float outputScale) {

@@ -78,6 +78,15 @@ static cl::opt<bool>
                      "(default; =false lowers qnn operators one by one)"),
             cl::init(true), cl::cat(compileCategory));
 
+// The accumulators' rescale in the floor-affine form on the AVX-512 targets
+// (CompileOptions::floorAffine); =false keeps the fixed-point forms.
+static cl::opt<bool> floorAffine(
+    "floor-affine",
+    cl::desc("On avx512-vnni and int16-avx512bw, rescale accumulators with "
+             "one float32 fma rounded down per 16 lanes where every channel "
+             "has an exact floor-affine form (default; the same integers)"),
+    cl::init(true), cl::cat(compileCategory));
+
 // Hidden, as in qnn-run: the threshold of the depthwise kernels' own
 // padding (CompileOptions::depthwiseSelfPaddingMinBytes).
 static cl::opt<int64_t> depthwiseSelfPaddingMinBytes(
@@ -171,6 +180,7 @@ int main(int argc, char **argv) {
   options.compile.threads =
       resolveThreads(*module, options.compile, /*jit=*/false);
   options.compile.fuseToNPU = npuFuse;
+  options.compile.floorAffine = floorAffine;
   options.compile.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   options.prefix = prefix;
   options.cpu = cpu;

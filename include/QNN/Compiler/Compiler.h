@@ -80,6 +80,9 @@ struct CompileOptions {
   /// borders themselves; smaller ones get a padded copy
   /// (LowerToLLVMOptions).
   int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
+  /// On the AVX-512 targets, rescale accumulators in the floor-affine form
+  /// (LowerToLLVMOptions::floorAffine): the same integers.
+  bool floorAffine = true;
 };
 
 /// Multiply-adds of the module's convolutions and dense layers (qnn and

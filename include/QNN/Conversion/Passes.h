@@ -51,6 +51,8 @@ struct LowerToLLVMOptions {
   unsigned threads = 1;
   /// convert-qnn-to-linalg's depthwise-self-padding-min-bytes.
   int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
+  /// convert-qnn-to-linalg's floor-affine.
+  bool floorAffine = true;
 };
 
 /// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg,

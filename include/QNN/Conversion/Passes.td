@@ -61,6 +61,11 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
     Option<"fuseDepthwise", "fuse-depthwise-epilogues", "bool",
            /*default=*/"true",
            "Let depthwise kernels apply the epilogues of npu.conv2d">,
+    Option<"floorAffine", "floor-affine", "bool", /*default=*/"true",
+           "On the AVX-512 targets, rescale accumulators in the floor-affine "
+           "form where every channel has one (math::fitRescaleFloorAffine): "
+           "one float32 fma rounded down per 16 lanes in the kernels, the "
+           "same integers">,
     Option<"depthwiseSelfPaddingMinBytes",
            "depthwise-self-padding-min-bytes", "int64_t",
            /*default=*/"::mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes",

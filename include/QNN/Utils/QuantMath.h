@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace mlir::qnn::math {
 
@@ -69,6 +70,44 @@ int32_t multiplyByQuantizedMultiplierSingleRounding(int32_t x,
 /// `TFLiteSingle`): double or single rounding of the 32-bit `x`.
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m,
                                       RoundingRule rule);
+
+/// A rescale written as one floor of an affine function of the input, in
+/// float32 parameters: floor(x * slope + offset), with `negativeOffset` in
+/// place of `offset` for x < 0, of the input clamped to
+/// [-kFloorAffineBound, kFloorAffineBound] (where float32 holds every
+/// integer). On CPUs with AVX-512 this is one fused multiply-add rounded
+/// down (vfmadd {rd-sae}) between two free conversions: half the
+/// multiplier-pipe work of the fixed-point forms (two vpmuldq per 16
+/// lanes), which competes with vpdpbusd for the same pipes.
+struct FloorAffine {
+  float slope = 0.0f;
+  float offset = 0.0f;
+  float negativeOffset = 0.0f;
+
+  bool splitsOnSign() const { return offset != negativeOffset; }
+};
+
+constexpr int64_t kFloorAffineBound = int64_t(1) << 24;
+
+/// floor(x' * f.slope + offset(x')) for x' = clamp(x, -B, B), in exact
+/// arithmetic.
+int64_t evaluateFloorAffine(int64_t x, const FloorAffine &f);
+
+/// A FloorAffine equal to TFLite's rescale by `m` under `rule` (`TFLite` or
+/// `TFLiteSingle`) once both are clamped to [lo, hi]: for every int32 x,
+/// clamp(evaluateFloorAffine(x), lo, hi) ==
+/// clamp(multiplyByQuantizedMultiplier(x, m, rule), lo, hi). The values
+/// x * slope + offset it produces for |x| <= B are below 2^24 in magnitude
+/// (float32 rounds them down exactly to their floor) and their distance to
+/// the next integer, when not zero, exceeds their double rounding error
+/// (a float64 fma and floor computes the same integers). Found by
+/// checking, for a few float32 slopes next to the real multiplier, the
+/// first input of every output level in [lo, hi]; none (std::nullopt) for
+/// left shifts (not monotone in 32 bits), negative multipliers, levels
+/// reached beyond B, or when no slope nearby fits.
+std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
+                                                 RoundingRule rule, int64_t lo,
+                                                 int64_t hi);
 
 /// Rescale `x` by `m` under `rule`; `Upward`/`ToNearest` are TVM's
 /// single-rounding rules on the exact 64-bit product, saturated to i32.

@@ -48,6 +48,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
      << (options.fuseDepthwiseEpilogues ? "true" : "false")
      << " depthwise-self-padding-min-bytes="
      << options.depthwiseSelfPaddingMinBytes
+     << " floor-affine=" << (options.floorAffine ? "true" : "false")
      << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
@@ -149,6 +150,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("non-VNNI depthwise kernels pad by themselves from "
                      "inputs of this many bytes (convert-qnn-to-linalg)"),
       llvm::cl::init(qnn::kDefaultDepthwiseSelfPaddingMinBytes)};
+  Option<bool> floorAffine{
+      *this, "floor-affine",
+      llvm::cl::desc("rescale accumulators in the floor-affine form on the "
+                     "AVX-512 targets (convert-qnn-to-linalg)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -173,6 +179,7 @@ void qnn::registerLowerToLLVMPipeline() {
         opts.threads = options.threads;
         opts.depthwiseSelfPaddingMinBytes =
             options.depthwiseSelfPaddingMinBytes;
+        opts.floorAffine = options.floorAffine;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>
@@ -419,6 +420,36 @@ struct KernelBuilder {
   /// i32 value e, or R, C and T the constants of one e in [0, 31]. P is
   /// used by the compare and the add only; the other intermediates once.
   static std::optional<RoundedProduct> matchDoubleRoundedProduct(Operation &op);
+
+  /// The floor-affine rescale (RequantizeSpec::floorAffine) as its
+  /// template computes it, exactly, in float64: fptosi(floor(fma(sitofp(
+  /// clamp(x, -2^24, 2^24)), slope, offset))), the offset a select on x < 0
+  /// of two when the fit splits. Its parameters are float32 values: the
+  /// extension of an f32 value (a per-channel argument or a constant) or
+  /// an f64 constant that a float32 holds.
+  struct FloorAffineForm {
+    Value x;
+    bool clamped = false;
+    /// The f64 operands of the fma (negativeOffset null without a split).
+    Value slope, offset, negativeOffset;
+    /// The fptosi, then the template operations it replaces.
+    SmallVector<Operation *> ops;
+  };
+  static std::optional<FloorAffineForm> matchFloorAffine(Operation &op);
+
+  /// Whether this kernel computes the floor-affine form natively: a float32
+  /// fma rounded down ({rd-sae}) between conversions, on 16 lanes with
+  /// AVX-512 (usesFloorAffine). Elsewhere its template's float64 operations
+  /// are cloned as they are.
+  bool nativeFloorAffine() const;
+
+  /// The floor-affine form of `f` per lane, plus `addend` (the tail's zero
+  /// point, NarrowingTail::productAddend): the clamp (unless the
+  /// accumulators stay within 2^24), vcvtdq2ps, vfmadd231ps {rd-sae},
+  /// vcvtps2dq {rd-sae}; a split offset is picked by the sign bits
+  /// (vpsrad, vpternlogd). All but the fma take none of vpdpbusd's pipes.
+  Value floorAffineProduct(OpBuilder &ob, const FloorAffineForm &f,
+                           IRMapping &mapping, int64_t addend);
 
   /// The range of the right shifts r of a matched rounded product over
   /// every layer sharing the kernel: its constant, or the ranges of its

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -232,8 +233,14 @@ auto KernelBuilder::narrowingTail() -> std::optional<NarrowingTail> {
   }
   if (!t.y.getType().isInteger(32))
     return std::nullopt;
-  // The rounded product computing y may take over part of the tail.
-  if (Operation *def = t.y.getDefiningOp()) {
+  // The rounded product computing y may take over part of the tail; the
+  // floor-affine form adds a constant zero point to its i32 lanes, which
+  // costs no multiply pipe (the packs' vpaddsw takes half a slot).
+  if (Operation *def = t.y.getDefiningOp(); def && nativeFloorAffine() &&
+                                            t.zp.isConstant() &&
+                                            matchFloorAffine(*def)) {
+    t.productAddend = t.zp.c;
+  } else if (def) {
     std::optional<RoundedProduct> single = matchRoundedProduct(*def);
     std::optional<RoundedProduct> r =
         single ? single : matchDoubleRoundedProduct(*def);
@@ -505,6 +512,7 @@ Value KernelBuilder::applyEpilogue(OpBuilder &ob, Value acc,
   DenseMap<Operation *, std::pair<Value, Value>> highMuls;
   DenseMap<Operation *, RoundedProduct> roundedMuls;
   DenseMap<Operation *, RoundedProduct> doubleMuls;
+  DenseMap<Operation *, FloorAffineForm> floorAffines;
   DenseSet<Operation *> folded;
   for (Operation &op : body.without_terminator()) {
     if (auto operands = matchHighHalfProduct(op)) {
@@ -523,6 +531,11 @@ Value KernelBuilder::applyEpilogue(OpBuilder &ob, Value acc,
     } else if (auto twice = matchDoubleRoundedProduct(op)) {
       doubleMuls[&op] = *twice;
       for (Operation *inner : twice->ops)
+        folded.insert(inner);
+    } else if (auto floor =
+                   nativeFloorAffine() ? matchFloorAffine(op) : std::nullopt) {
+      floorAffines[&op] = *floor;
+      for (Operation *inner : ArrayRef(floor->ops).drop_front())
         folded.insert(inner);
     }
   }
@@ -543,6 +556,11 @@ Value KernelBuilder::applyEpilogue(OpBuilder &ob, Value acc,
     bool computesStop = stop && op.getResult(0) == stopAt;
     int64_t addend = computesStop ? stop->productAddend : 0;
     bool halved = computesStop && stop->halved;
+    if (auto it = floorAffines.find(&op); it != floorAffines.end()) {
+      mapping.map(op.getResult(0),
+                  floorAffineProduct(ob, it->second, mapping, addend));
+      continue;
+    }
     if (auto it = doubleMuls.find(&op); it != doubleMuls.end()) {
       const RoundedProduct &r = it->second;
       Value shift = r.shift ? mapping.lookup(r.shift) : Value();
@@ -854,6 +872,166 @@ auto KernelBuilder::matchDoubleRoundedProduct(Operation &op)
     return std::nullopt;
   r.shift = ext.getIn();
   return r;
+}
+
+auto KernelBuilder::matchFloorAffine(Operation &op)
+    -> std::optional<FloorAffineForm> {
+  auto toInt = dyn_cast<arith::FPToSIOp>(op);
+  if (!toInt || !toInt.getType().isInteger(32))
+    return std::nullopt;
+  auto floor = toInt.getIn().getDefiningOp<mlir::math::FloorOp>();
+  if (!floor || !floor->hasOneUse())
+    return std::nullopt;
+  auto fma = floor.getOperand().getDefiningOp<mlir::math::FmaOp>();
+  if (!fma || !fma->hasOneUse() || !fma.getType().isF64())
+    return std::nullopt;
+  auto toFloat = fma.getA().getDefiningOp<arith::SIToFPOp>();
+  if (!toFloat || !toFloat->hasOneUse() ||
+      !toFloat.getIn().getType().isInteger(32))
+    return std::nullopt;
+  FloorAffineForm f;
+  f.ops = {toInt, floor, fma, toFloat};
+  // The clamp to +-2^24: maxsi and minsi with constants, in either order.
+  Value x = toFloat.getIn();
+  Value clampedX = x;
+  // (isConstantInt compares zero-extended values.)
+  auto isSigned = [](Value v, int64_t c) {
+    APInt value;
+    return matchPattern(v, m_ConstantInt(&value)) && value.getSExtValue() == c;
+  };
+  const int64_t bound = ::mlir::qnn::math::kFloorAffineBound;
+  auto peel = [&](Value v) -> Value {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return {};
+    if (auto mx = dyn_cast<arith::MaxSIOp>(def);
+        mx && isSigned(mx.getRhs(), -bound))
+      return mx.getLhs();
+    if (auto mn = dyn_cast<arith::MinSIOp>(def);
+        mn && isSigned(mn.getRhs(), bound))
+      return mn.getLhs();
+    return {};
+  };
+  if (Value inner = peel(x)) {
+    Value core = peel(inner);
+    if (!core)
+      return std::nullopt;
+    f.ops.push_back(x.getDefiningOp());
+    f.ops.push_back(inner.getDefiningOp());
+    f.clamped = true;
+    x = core;
+  }
+  f.x = x;
+  // A float32 value in float64 form.
+  auto isFloat32 = [&](Value v) {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
+      return ext.getIn().getType().isF32();
+    FloatAttr value;
+    if (!matchPattern(v, m_Constant(&value)))
+      return false;
+    double d = value.getValueAsDouble();
+    return static_cast<double>(static_cast<float>(d)) == d;
+  };
+  if (!isFloat32(fma.getB()))
+    return std::nullopt;
+  f.slope = fma.getB();
+  Value offset = fma.getC();
+  if (auto select = offset.getDefiningOp<arith::SelectOp>()) {
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+    if (!cmp || (cmp.getLhs() != clampedX && cmp.getLhs() != x) ||
+        !isSigned(cmp.getRhs(), 0))
+      return std::nullopt;
+    Value negative, positive;
+    if (cmp.getPredicate() == arith::CmpIPredicate::slt) {
+      negative = select.getTrueValue();
+      positive = select.getFalseValue();
+    } else if (cmp.getPredicate() == arith::CmpIPredicate::sge) {
+      negative = select.getFalseValue();
+      positive = select.getTrueValue();
+    } else {
+      return std::nullopt;
+    }
+    if (!isFloat32(negative) || !isFloat32(positive))
+      return std::nullopt;
+    f.offset = positive;
+    f.negativeOffset = negative;
+    f.ops.push_back(select);
+    f.ops.push_back(cmp);
+  } else {
+    if (!isFloat32(offset))
+      return std::nullopt;
+    f.offset = offset;
+  }
+  // The replaced operations serve the product only.
+  for (Operation *inner : ArrayRef(f.ops).drop_front())
+    for (Operation *user : inner->getUsers())
+      if (!llvm::is_contained(f.ops, user))
+        return std::nullopt;
+  return f;
+}
+
+bool KernelBuilder::nativeFloorAffine() const {
+  return !emulate && s.lanes() == 16 && usesFloorAffine(s.flavor);
+}
+
+Value KernelBuilder::floorAffineProduct(OpBuilder &ob, const FloorAffineForm &f,
+                                        IRMapping &mapping, int64_t addend) {
+  auto ints = VectorType::get({16}, ob.getI32Type());
+  auto floats = VectorType::get({16}, ob.getF32Type());
+  auto splat = [&](int64_t c) {
+    return constant(DenseElementsAttr::get(ints, ob.getI32IntegerAttr(c)));
+  };
+  Value x = mapping.lookup(f.x);
+  std::optional<int64_t> bound = accumulatorBound(f.x);
+  if (f.clamped && !(bound && *bound <= ::mlir::qnn::math::kFloorAffineBound)) {
+    x = arith::MaxSIOp::create(ob, loc, x,
+                               splat(-::mlir::qnn::math::kFloorAffineBound));
+    x = arith::MinSIOp::create(ob, loc, x,
+                               splat(::mlir::qnn::math::kFloorAffineBound));
+  }
+  // The float32 vector of a parameter: its per-channel vector, or a splat.
+  auto parameter = [&](Value v) -> Value {
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+      Value narrow = ext.getIn();
+      FloatAttr value;
+      if (!matchPattern(narrow, m_Constant(&value)))
+        return mapping.lookup(narrow);
+      v = narrow;
+    }
+    FloatAttr value;
+    bool isConstant = matchPattern(v, m_Constant(&value));
+    assert(isConstant && "matchFloorAffine checked the parameters");
+    (void)isConstant;
+    return constant(DenseElementsAttr::get(
+        floats,
+        ob.getF32FloatAttr(static_cast<float>(value.getValueAsDouble()))));
+  };
+  Value slope = parameter(f.slope);
+  Value offset = parameter(f.offset);
+  if (f.negativeOffset) {
+    // offset ^ ((x >> 31) & (offset ^ negative)), on the bits.
+    Value positiveBits = vector::BitCastOp::create(ob, loc, ints, offset);
+    Value difference = arith::XOrIOp::create(
+        ob, loc, positiveBits,
+        vector::BitCastOp::create(ob, loc, ints, parameter(f.negativeOffset)));
+    Value sign = arith::ShRSIOp::create(ob, loc, x, splat(31));
+    offset = vector::BitCastOp::create(
+        ob, loc, floats,
+        arith::XOrIOp::create(
+            ob, loc, positiveBits,
+            arith::AndIOp::create(ob, loc, sign, difference)));
+  }
+  // _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC.
+  Value roundDown = arith::ConstantOp::create(ob, loc, ob.getI32IntegerAttr(9));
+  Value t = intrinsic(ob, "llvm.x86.avx512.vfmadd.ps.512", floats,
+                      ValueRange{arith::SIToFPOp::create(ob, loc, floats, x),
+                                 slope, offset, roundDown});
+  Value allLanes = arith::ConstantOp::create(ob, loc, ob.getI16IntegerAttr(-1));
+  Value y = intrinsic(ob, "llvm.x86.avx512.mask.cvtps2dq.512", ints,
+                      ValueRange{t, splat(0), allLanes, roundDown});
+  if (addend)
+    y = arith::AddIOp::create(ob, loc, y, splat(addend));
+  return y;
 }
 
 std::pair<int64_t, int64_t> KernelBuilder::shiftRange(const RoundedProduct &r) {

@@ -105,6 +105,12 @@ std::optional<KernelFlavor> lowering::flavorForTarget(StringRef target) {
       .Default(std::nullopt);
 }
 
+bool lowering::usesFloorAffine(KernelFlavor flavor) {
+  return flavor == KernelFlavor::VNNI ||
+         flavor == KernelFlavor::DepthwiseVNNI ||
+         flavor == KernelFlavor::Int16AVX512;
+}
+
 DenseI64ArrayAttr KernelSpec::toAttr(MLIRContext *ctx) const {
   SmallVector<int64_t> v = {static_cast<int64_t>(flavor),
                             n,
@@ -599,6 +605,8 @@ static Value emitKernelCall(OpBuilder &b, Location loc, Operation *op,
   func::FuncOp epilogueFn;
   SmallVector<DenseElementsAttr> constants;
   SmallVector<Type> extra;
+  if (epilogue && epilogue->floorAffine && usesFloorAffine(s.flavor))
+    epilogue = epilogue->floorAffine.get();
   if (epilogue) {
     name += "_" + epilogue->name;
     epilogueFn = epilogue->build(b, name + "_fn");

@@ -135,9 +135,11 @@ bool matchGeneric(Candidate &c, Value acc) {
         return false;
       continue;
     }
-    // Arith, and math.roundeven (the ONNX rule's rounding).
+    // Arith, math.roundeven (the ONNX rule's rounding), math.fma and
+    // math.floor (the floor-affine rescale).
     if ((op.getDialect()->getNamespace() != "arith" &&
-         !isa<math::RoundEvenOp>(op)) ||
+         !isa<mlir::math::RoundEvenOp, mlir::math::FmaOp, mlir::math::FloorOp>(
+             op)) ||
         op.getNumRegions() || op.getNumResults() != 1)
       return false;
     for (Value operand : op.getOperands()) {
@@ -289,7 +291,8 @@ func::FuncOp buildEpilogueFunction(OpBuilder &b, ModuleOp module,
 
 /// Whether a scalar constant of the epilogue may become a per-channel
 /// argument (a splat vector per layer) so that layers differing only in it
-/// share one kernel: integers of 8 to 64 bits and f32.
+/// share one kernel: integers of 8 to 64 bits, f32 and f64 (the
+/// floor-affine parameters, float32 values extended).
 bool isLiftableConstant(Operation &op) {
   auto constant = dyn_cast<arith::ConstantOp>(op);
   if (!constant)
@@ -297,7 +300,7 @@ bool isLiftableConstant(Operation &op) {
   Type type = constant.getType();
   if (auto intType = dyn_cast<IntegerType>(type))
     return intType.getWidth() >= 8 && intType.getWidth() <= 64;
-  return type.isF32();
+  return type.isF32() || type.isF64();
 }
 
 /// The values of the liftable constants of an epilogue function, in body
@@ -432,39 +435,62 @@ void removeNeutralAddition(Operation *op) {
     zero->erase();
 }
 
-/// Stores i64 vector arguments of the epilogue whose values fit in i32 (in
-/// every member of the group) as i32 and sign-extends them in the
-/// epilogue: half the bytes to load, and a product of two sign-extended
-/// i32 values is one vpmuldq per 8 lanes on x86 where a 64-bit product of
-/// unknown operands needs vpmullq (three uops). `argValues[m][a]` is
-/// member m's value of epilogue argument a + 1; `argTypes` (the kernel's
-/// argument types, three before the vectors) is updated with them.
-void narrowWideArguments(OpBuilder &b, func::FuncOp epilogue,
-                         SmallVector<SmallVector<DenseElementsAttr>> &argValues,
-                         SmallVector<Type> &argTypes) {
+/// Stores the vector arguments of the epilogue whose values (in every
+/// member of the group) a narrower type holds exactly as that type, and
+/// widens them in the epilogue: i64 values that fit in i32 (half the bytes
+/// to load, and a product of two sign-extended i32 values is one vpmuldq
+/// per 8 lanes on x86 where a 64-bit product of unknown operands needs
+/// vpmullq, three uops), and f64 values that are float32 values (the
+/// floor-affine slopes and offsets, lifted from the constants that
+/// canonicalization folded out of their extension: the kernels read float32
+/// vectors). `argValues[m][a]` is member m's value of epilogue argument
+/// a + 1; `argTypes` (the kernel's argument types, three before the
+/// vectors) is updated with them.
+void narrowArguments(OpBuilder &b, func::FuncOp epilogue,
+                     SmallVector<SmallVector<DenseElementsAttr>> &argValues,
+                     SmallVector<Type> &argTypes) {
   Block &body = epilogue.getBody().front();
-  Type i32 = b.getI32Type();
+  Type i32 = b.getI32Type(), f32 = b.getF32Type();
+  auto fitsI32 = [](DenseElementsAttr v) {
+    return v.getElementType().isInteger(64) &&
+           llvm::all_of(v.getValues<APInt>(),
+                        [](const APInt &x) { return x.isSignedIntN(32); });
+  };
+  auto isFloat32 = [](DenseElementsAttr v) {
+    return v.getElementType().isF64() &&
+           llvm::all_of(v.getValues<double>(), [](double x) {
+             return static_cast<double>(static_cast<float>(x)) == x;
+           });
+  };
   for (size_t a = 0; a < argValues.front().size(); ++a) {
-    bool narrow = llvm::all_of(argValues, [&](auto &values) {
-      DenseElementsAttr v = values[a];
-      return v.getElementType().isInteger(64) &&
-             llvm::all_of(v.getValues<APInt>(), [](const APInt &x) {
-               return x.isSignedIntN(32);
-             });
-    });
-    if (!narrow)
+    auto all = [&](auto predicate) {
+      return llvm::all_of(argValues,
+                          [&](auto &values) { return predicate(values[a]); });
+    };
+    bool integer = all(fitsI32);
+    if (!integer && !all(isFloat32))
       continue;
+    Type narrow = integer ? i32 : f32;
     for (auto &values : argValues)
-      values[a] = values[a].mapValues(
-          i32, [](const APInt &x) { return x.trunc(32); });
+      values[a] =
+          integer ? values[a].mapValues(
+                        i32, [](const APInt &x) { return x.trunc(32); })
+                  : values[a].mapValues(f32, [](const APFloat &x) {
+                      return APFloat(static_cast<float>(x.convertToDouble()))
+                          .bitcastToAPInt();
+                    });
     BlockArgument arg = body.getArgument(a + 1);
-    arg.setType(i32);
+    Type wideType = arg.getType();
+    arg.setType(narrow);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(&body);
-    Value wide = arith::ExtSIOp::create(b, arg.getLoc(), b.getI64Type(), arg);
+    Value wide =
+        integer
+            ? arith::ExtSIOp::create(b, arg.getLoc(), wideType, arg).getResult()
+            : arith::ExtFOp::create(b, arg.getLoc(), wideType, arg).getResult();
     arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
     auto memrefType = cast<MemRefType>(argTypes[3 + a]);
-    argTypes[3 + a] = MemRefType::get(memrefType.getShape(), i32);
+    argTypes[3 + a] = MemRefType::get(memrefType.getShape(), narrow);
   }
   epilogue.setFunctionType(
       b.getFunctionType(body.getArgumentTypes(), epilogue.getResultTypes()));
@@ -606,7 +632,7 @@ struct FuseKernelEpiloguesPass
               RankedTensorType::get({channels}, type), constants[i]));
         argValues.push_back(std::move(values));
       }
-      narrowWideArguments(b, epilogue, argValues, argTypes);
+      narrowArguments(b, epilogue, argValues, argTypes);
       // Each member's range of each argument: the kernel's packed narrowing
       // reads the zero points and clamp bounds that were lifted from it.
       SmallVector<int64_t> ranges;

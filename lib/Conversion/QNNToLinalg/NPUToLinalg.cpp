@@ -216,12 +216,12 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
 
   NPUConvLikeLowering(const TypeConverter &converter, MLIRContext *ctx,
                       StringRef target, bool fuseDepthwise,
-                      int64_t depthwiseSelfPaddingMinBytes,
+                      int64_t depthwiseSelfPaddingMinBytes, bool floorAffine,
                       std::shared_ptr<int64_t> counter)
       : OpConversionPattern<OpTy>(converter, ctx), target(target.str()),
         fuseDepthwise(fuseDepthwise),
         depthwiseSelfPaddingMinBytes(depthwiseSelfPaddingMinBytes),
-        counter(std::move(counter)) {}
+        floorAffine(floorAffine), counter(std::move(counter)) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -241,9 +241,17 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
         !op.getBias() || matchPattern(op.getBias(), m_Constant(&bias));
     if (std::optional<KernelFlavor> flavor = flavorForTarget(target);
         flavor && constantBias) {
-      KernelEpilogue k = kernelEpilogue(
-          *epilogue, bias, "epilogue" + std::to_string((*counter)++),
-          fuseDepthwise, loc, op->template getParentOfType<ModuleOp>());
+      std::string name = "epilogue" + std::to_string((*counter)++);
+      auto module = op->template getParentOfType<ModuleOp>();
+      KernelEpilogue k =
+          kernelEpilogue(*epilogue, bias, name, fuseDepthwise, loc, module);
+      // The kernels with AVX-512 rescale in the floor-affine form where
+      // every channel has one.
+      if (NPUEpilogue floor = *epilogue; floorAffine &&
+                                         usesFloorAffine(*flavor) &&
+                                         floor.requantize.useFloorAffine())
+        k.floorAffine = std::make_shared<KernelEpilogue>(
+            kernelEpilogue(floor, bias, name, fuseDepthwise, loc, module));
       ConvKernelRequest request = ConvKernelRequest::common(op);
       request.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
       FailureOr<Value> fast =
@@ -267,6 +275,7 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
   std::string target;
   bool fuseDepthwise;
   int64_t depthwiseSelfPaddingMinBytes;
+  bool floorAffine;
   std::shared_ptr<int64_t> counter;
 };
 
@@ -289,15 +298,15 @@ struct NPUWithActivationLowering : OpConversionPattern<OpTy> {
 
 void lowering::populateNPUToLinalgPatterns(const TypeConverter &converter,
                                            RewritePatternSet &patterns,
-                                           StringRef target,
-                                           bool fuseDepthwise,
-                                           int64_t depthwiseSelfPaddingMinBytes) {
+                                           StringRef target, bool fuseDepthwise,
+                                           int64_t depthwiseSelfPaddingMinBytes,
+                                           bool floorAffine) {
   MLIRContext *ctx = patterns.getContext();
   auto counter = std::make_shared<int64_t>(0);
   patterns.add<NPUConvLikeLowering<npu::Conv2DOp>,
                NPUConvLikeLowering<npu::FullyConnectedOp>>(
       converter, ctx, target, fuseDepthwise, depthwiseSelfPaddingMinBytes,
-      counter);
+      floorAffine, counter);
   patterns.add<NPUWithActivationLowering<npu::AddOp>,
                NPUWithActivationLowering<npu::AvgPool2DOp>,
                NPUWithActivationLowering<npu::MaxPool2DOp>>(converter, ctx);

@@ -390,13 +390,15 @@ lowerRequantizeRule(ConversionPatternRewriter &rewriter, Operation *op,
                     RankedTensorType resultType, ArrayRef<double> inputScales,
                     std::optional<uint64_t> axisAttr, int64_t inputZeroPoint,
                     float outputScale, int64_t outputZeroPoint,
-                    Rounding rounding) {
+                    Rounding rounding, bool floorAffine = false) {
   Location loc = op->getLoc();
   FailureOr<RequantizeSpec> spec = RequantizeSpec::get(
       op, inputScales, outputScale, inputZeroPoint, outputZeroPoint,
       resultType.getElementType(), rounding);
   if (failed(spec))
     return failure();
+  if (floorAffine)
+    spec->useFloorAffine();
   bool inputUnsigned = isUnsignedElement(inputType);
   int64_t rank = resultType.getRank();
   SmallVector<Value> inputs = {input};
@@ -453,10 +455,57 @@ RequantizeSpec::get(Operation *op, ArrayRef<double> inputScales,
   return spec;
 }
 
+bool RequantizeSpec::useFloorAffine() {
+  if (rounding != Rounding::tflite && rounding != Rounding::tflite_single)
+    return false;
+  qmath::RoundingRule rule = toRoundingRule(rounding);
+  SmallVector<qmath::FloorAffine> fits;
+  // Per-tensor scales repeat across channels: fit each multiplier once.
+  DenseMap<std::pair<int64_t, int64_t>, qmath::FloorAffine> fitted;
+  for (auto [m, left, right] : llvm::zip(multipliers, lefts, rights)) {
+    if (left != 0)
+      return false;
+    auto key = std::pair(m, right);
+    auto it = fitted.find(key);
+    if (it == fitted.end()) {
+      std::optional<qmath::FloorAffine> fit = qmath::fitRescaleFloorAffine(
+          {static_cast<int32_t>(m), static_cast<int32_t>(-right)}, rule,
+          lo - outputZp, hi - outputZp);
+      if (!fit)
+        return false;
+      it = fitted.try_emplace(key, *fit).first;
+    }
+    fits.push_back(it->second);
+  }
+  floorAffine = std::move(fits);
+  return true;
+}
+
+bool RequantizeSpec::floorAffineSplits() const {
+  return llvm::any_of(floorAffine, [](const qmath::FloorAffine &f) {
+    return f.splitsOnSign();
+  });
+}
+
 SmallVector<DenseElementsAttr>
 RequantizeSpec::channelTables(MLIRContext *ctx) const {
   if (channels() == 1)
     return {};
+  if (!floorAffine.empty()) {
+    auto table = [&](float qmath::FloorAffine::*field) {
+      SmallVector<float> values;
+      for (const qmath::FloorAffine &f : floorAffine)
+        values.push_back(f.*field);
+      return DenseElementsAttr::get(
+          RankedTensorType::get({channels()}, Float32Type::get(ctx)),
+          ArrayRef(values));
+    };
+    SmallVector<DenseElementsAttr> tables = {
+        table(&qmath::FloorAffine::slope), table(&qmath::FloorAffine::offset)};
+    if (floorAffineSplits())
+      tables.push_back(table(&qmath::FloorAffine::negativeOffset));
+    return tables;
+  }
   if (rounding == Rounding::onnx)
     return {DenseElementsAttr::get(
         RankedTensorType::get({channels()}, Float32Type::get(ctx)),
@@ -498,6 +547,44 @@ static Value emitONNXRequantize(OpBuilder &b, Location l, Value input,
   return clampAndNarrow(b, l, y, spec.lo, spec.hi, spec.outElement);
 }
 
+/// The floor-affine form of the rescale of the i32 `x`
+/// (math::FloorAffine): clamp to +-2^24, float64 fma of the float32 slope
+/// and offset (the negative one for x < 0), floor, i32. Exact: float64
+/// holds the product, and fitRescaleFloorAffine keeps the fma's rounding
+/// off the integers. The kernels compute it in float32 rounded down
+/// (ConvKernelEpilogue.cpp).
+static Value emitFloorAffine(OpBuilder &b, Location l, Value x,
+                             const RequantizeSpec &spec, ValueRange tables) {
+  Type i32 = b.getI32Type(), f64 = b.getF64Type();
+  Value bound = intConst(b, l, i32, qmath::kFloorAffineBound);
+  Value clamped = arith::MinSIOp::create(
+      b, l,
+      arith::MaxSIOp::create(b, l, x,
+                             intConst(b, l, i32, -qmath::kFloorAffineBound)),
+      bound);
+  bool split = spec.floorAffineSplits();
+  auto parameter = [&](unsigned i, float qmath::FloorAffine::*field) {
+    Value v = !tables.empty()
+                  ? tables[i]
+                  : arith::ConstantOp::create(
+                        b, l, b.getF32FloatAttr(spec.floorAffine[0].*field))
+                        .getResult();
+    return arith::ExtFOp::create(b, l, f64, v).getResult();
+  };
+  Value slope = parameter(0, &qmath::FloorAffine::slope);
+  Value offset = parameter(1, &qmath::FloorAffine::offset);
+  if (split) {
+    Value negative = parameter(2, &qmath::FloorAffine::negativeOffset);
+    Value isNegative = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
+                                             clamped, intConst(b, l, i32, 0));
+    offset = arith::SelectOp::create(b, l, isNegative, negative, offset);
+  }
+  Value t = mlir::math::FmaOp::create(
+      b, l, arith::SIToFPOp::create(b, l, f64, clamped), slope, offset);
+  return arith::FPToSIOp::create(b, l, i32,
+                                 mlir::math::FloorOp::create(b, l, t));
+}
+
 Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
                                      bool inputUnsigned,
                                      const RequantizeSpec &spec,
@@ -506,6 +593,20 @@ Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
     return emitONNXRequantize(b, l, input, inputUnsigned, spec,
                               tables.empty() ? Value() : tables[0]);
   Type i32 = b.getI32Type(), i64 = b.getI64Type();
+  // TFLite's kernels rescale the 32-bit value (wrapped). An i32 input with
+  // zero point 0 (an accumulator) is used as it is.
+  auto tfliteInput = [&]() -> Value {
+    if (spec.inputZp == 0 && input.getType().isInteger(32))
+      return input;
+    return arith::TruncIOp::create(
+        b, l, i32,
+        arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
+                              intConst(b, l, i64, spec.inputZp)));
+  };
+  if (!spec.floorAffine.empty())
+    return addZeroPointClampAndNarrow(
+        b, l, emitFloorAffine(b, l, tfliteInput(), spec, tables), spec.outputZp,
+        spec.lo, spec.hi, spec.outElement);
   Value m, left, right;
   if (!tables.empty()) {
     m = tables[0];
@@ -520,14 +621,7 @@ Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
   Value rescaled;
   if (rule == qmath::RoundingRule::TFLite ||
       rule == qmath::RoundingRule::TFLiteSingle) {
-    // TFLite's kernels rescale the 32-bit value (wrapped). An i32 input
-    // with zero point 0 (an accumulator) is used as it is.
-    Value c32 = input;
-    if (spec.inputZp != 0 || !input.getType().isInteger(32))
-      c32 = arith::TruncIOp::create(
-          b, l, i32,
-          arith::SubIOp::create(b, l, extendTo(b, l, input, i64, inputUnsigned),
-                                intConst(b, l, i64, spec.inputZp)));
+    Value c32 = tfliteInput();
     rescaled =
         rule == qmath::RoundingRule::TFLite
             ? emitMultiplyByQuantizedMultiplier(b, l, c32, m, left, right)
@@ -546,8 +640,29 @@ Value lowering::emitRequantizeScalar(OpBuilder &b, Location l, Value input,
 
 namespace {
 
+/// Whether `v` holds the accumulators of a convolution or dense layer,
+/// perhaps with a bias added: a kernel's output, whose requantize
+/// qnn-fuse-kernel-epilogues moves into the kernel.
+static bool isAccumulator(Value v) {
+  for (int depth = 0; depth < 3; ++depth) {
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<Conv2DOp, DenseOp>(def))
+      return true;
+    if (!isa<tosa::AddOp, arith::AddIOp>(def))
+      return false;
+    // The bias: a constant operand.
+    Value lhs = def->getOperand(0), rhs = def->getOperand(1);
+    v = matchPattern(rhs, m_Constant()) ? lhs : rhs;
+  }
+  return false;
+}
+
 struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
-  using OpConversionPattern::OpConversionPattern;
+  RequantizeLowering(const TypeConverter &converter, MLIRContext *ctx,
+                     bool floorAffine)
+      : OpConversionPattern(converter, ctx), floorAffine(floorAffine) {}
 
   LogicalResult
   matchAndRewrite(RequantizeOp op, OpAdaptor adaptor,
@@ -557,16 +672,21 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     SmallVector<double> scales(op.getInputScale());
+    // The requantize of accumulators on a target whose kernels take the
+    // floor-affine form (one float32 fma per 16 lanes) gets it where every
+    // channel has one.
     FailureOr<Value> lowered = lowerRequantizeRule(
         rewriter, op, adaptor.getInput(), inputType, resultType, scales,
         op.getAxis(), op.getInputZeroPoint(),
         op.getOutputScale().convertToFloat(), op.getOutputZeroPoint(),
-        op.getRounding());
+        op.getRounding(), floorAffine && isAccumulator(op.getInput()));
     if (failed(lowered))
       return failure();
     rewriter.replaceOp(op, *lowered);
     return success();
   }
+
+  bool floorAffine;
 };
 
 //===----------------------------------------------------------------------===//
@@ -647,7 +767,6 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
               b, l, scaled,
               arith::ConstantOp::create(b, l,
                                         b.getF32FloatAttr(1099511627776.0f)));
-          (void)f32;
           Value q = arith::AddIOp::create(
               b, l, arith::FPToSIOp::create(b, l, i64, scaled), zp);
           linalg::YieldOp::create(
@@ -2780,32 +2899,31 @@ struct ConvertQNNToLinalgPass
         });
 
     RewritePatternSet patterns(ctx);
-    patterns.add<RequantizeLowering, QuantizeLowering, DequantizeLowering,
-                 PoolLowering<AvgPool2DOp>, PoolLowering<MaxPool2DOp>,
-                 BinaryLowering<AddOp>, BinaryLowering<SubtractOp>,
-                 BinaryLowering<MulOp>, BinaryLowering<SquaredDifferenceOp>,
-                 BinaryLowering<DivOp>,
-                 TableActivationLowering<HardSwishOp>,
-                 TableActivationLowering<SigmoidOp>,
-                 TableActivationLowering<TanhOp>,
-                 TableActivationLowering<EluOp>,
-                 TableActivationLowering<RsqrtOp>, RescaleAvgPoolLowering,
-                 PReluLowering, BatchMatMulLowering,
-                 TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
-                 ConcatenateLowering, IntegerCastLowering,
-                 UnsignedClampLowering,
-                 UnsignedMaxMinLowering<tosa::MaximumOp, true>,
-                 ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
-                 ReduceLowering<ReduceMaxOp, true>,
-                 ReduceLowering<ReduceMinOp, false>, ReduceSumLowering,
-                 GlobalAvgPoolLowering, ResizeBilinearLowering,
-                 UnsignedMaxMinLowering<tosa::MinimumOp, false>,
-                 ConstantRetyping>(converter, ctx);
+    std::optional<KernelFlavor> flavor = flavorForTarget(target);
+    bool floor = floorAffine && flavor && usesFloorAffine(*flavor);
+    patterns.add<RequantizeLowering>(converter, ctx, floor);
+    patterns.add<
+        QuantizeLowering, DequantizeLowering, PoolLowering<AvgPool2DOp>,
+        PoolLowering<MaxPool2DOp>, BinaryLowering<AddOp>,
+        BinaryLowering<SubtractOp>, BinaryLowering<MulOp>,
+        BinaryLowering<SquaredDifferenceOp>, BinaryLowering<DivOp>,
+        TableActivationLowering<HardSwishOp>,
+        TableActivationLowering<SigmoidOp>, TableActivationLowering<TanhOp>,
+        TableActivationLowering<EluOp>, TableActivationLowering<RsqrtOp>,
+        RescaleAvgPoolLowering, PReluLowering, BatchMatMulLowering,
+        TableActivationLowering<LeakyReluOp>, LeakyReluLowering,
+        ConcatenateLowering, IntegerCastLowering, UnsignedClampLowering,
+        UnsignedMaxMinLowering<tosa::MaximumOp, true>,
+        ArgLowering<ArgMaxOp, true>, ArgLowering<ArgMinOp, false>,
+        ReduceLowering<ReduceMaxOp, true>, ReduceLowering<ReduceMinOp, false>,
+        ReduceSumLowering, GlobalAvgPoolLowering, ResizeBilinearLowering,
+        UnsignedMaxMinLowering<tosa::MinimumOp, false>, ConstantRetyping>(
+        converter, ctx);
     patterns.add<Conv2DLowering>(converter, ctx, target,
                                  depthwiseSelfPaddingMinBytes);
     patterns.add<DenseLowering>(converter, ctx, target);
     populateNPUToLinalgPatterns(converter, patterns, target, fuseDepthwise,
-                                depthwiseSelfPaddingMinBytes);
+                                depthwiseSelfPaddingMinBytes, floorAffine);
     populateL2NormalizeLowering(converter, patterns);
     populateLogSoftmaxLowering(converter, patterns);
     patterns.add<GenericRetyping>(converter, ctx);

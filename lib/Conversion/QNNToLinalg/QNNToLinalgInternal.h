@@ -6,6 +6,7 @@
 
 #include "QNN/Conversion/Passes.h"
 #include "QNN/IR/QNNOps.h"
+#include "QNN/Utils/QuantMath.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -16,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -68,6 +70,11 @@ struct RequantizeSpec {
   SmallVector<int64_t> multipliers, lefts, rights;
   /// The ONNX rule: per channel (or one) float32 factor.
   SmallVector<float> factors;
+  /// The fixed-point rules' rescale in its floor-affine form
+  /// (math::fitRescaleFloorAffine), per channel (or one): set by
+  /// useFloorAffine, which kernels with AVX-512 take (one float32 fma per
+  /// 16 lanes instead of two 64-bit multiplies).
+  SmallVector<::mlir::qnn::math::FloorAffine> floorAffine;
 
   /// Multipliers (or factors) for `inputScales[i] / outputScale`; an error
   /// on `op` when a multiplier needs a left shift above 31.
@@ -75,13 +82,20 @@ struct RequantizeSpec {
   get(Operation *op, ArrayRef<double> inputScales, float outputScale,
       int64_t inputZeroPoint, int64_t outputZeroPoint, Type resultElement,
       Rounding rounding);
+  /// Fits every channel's rescale (clamped to [lo - outputZp, hi -
+  /// outputZp]) with math::fitRescaleFloorAffine and keeps the fits in
+  /// `floorAffine`; false (and nothing kept) unless every channel fits.
+  bool useFloorAffine();
+  /// Whether some channel's floor-affine form has an offset per sign.
+  bool floorAffineSplits() const;
   int64_t channels() const {
     return static_cast<int64_t>(
         rounding == Rounding::onnx ? factors.size() : multipliers.size());
   }
   /// The per-channel tables emitRequantizeScalar reads, 1-D, in its order:
-  /// multiplier (i64), left shift (i32), right shift (i64) or the ONNX
-  /// factor (f32); none for a single channel.
+  /// multiplier (i64), left shift (i32), right shift (i64); the ONNX
+  /// factor (f32); or the floor-affine slope, offset and (if some channel
+  /// splits) negative offset (f32); none for a single channel.
   SmallVector<DenseElementsAttr> channelTables(MLIRContext *ctx) const;
 };
 
@@ -323,7 +337,15 @@ struct KernelEpilogue {
   SmallVector<DenseElementsAttr> channelConstants;
   /// Whether a depthwise kernel may take it (channel multiplier 1 only).
   bool depthwise = true;
+  /// The same epilogue with its rescale in the floor-affine form
+  /// (RequantizeSpec::floorAffine), if it has one: what the kernels with
+  /// AVX-512 take (usesFloorAffine).
+  std::shared_ptr<const KernelEpilogue> floorAffine = {};
 };
+
+/// Whether kernels of `flavor` take an epilogue's floor-affine form: those
+/// built with AVX-512 (a float32 fma rounded down on 16 lanes).
+bool usesFloorAffine(KernelFlavor flavor);
 
 /// Lowers a convolution (groups == 1 or depthwise, NHWC, static shapes,
 /// constant weights) / a dense layer with constant weights to a kernel
@@ -357,7 +379,8 @@ void buildConvKernelBody(OpBuilder &builder, func::FuncOp func,
 void populateNPUToLinalgPatterns(const TypeConverter &converter,
                                  RewritePatternSet &patterns, StringRef target,
                                  bool fuseDepthwise,
-                                 int64_t depthwiseSelfPaddingMinBytes);
+                                 int64_t depthwiseSelfPaddingMinBytes,
+                                 bool floorAffine);
 
 /// The lowering of qnn.l2_normalize (L2NormalizeLowering.cpp).
 void populateL2NormalizeLowering(const TypeConverter &converter,

@@ -10,8 +10,8 @@
 // channel 0), `corr` (-125 * 9 * w, z = -3 + 128) and an epilogue's channel
 // constants repeat the C channels across the 16 lanes. The result
 // [1, 4, 3, 16] is [1, 4, 6, 8]: an expand and a collapse, no copy.
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s --check-prefix=CALL
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni floor-affine=false" | FileCheck %s --check-prefix=CALL
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni floor-affine=false" --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=KERNEL
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16 --qnn-materialize-conv-kernels | FileCheck %s --check-prefix=INT16
 
 // CALL-LABEL: func.func @dw8

@@ -7,8 +7,8 @@
 // vpermd (packBytes8Pair) where the tile has two; the generic target and emulated vpdpbusd (CPUs
 // without AVX512) keep the per-vector narrowing. Execution tests:
 // test/Execution/packed-stores.test, packed-stores-int16.test.
-// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=PACKED
-// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni emulate-vnni=true" | FileCheck %s --check-prefix=PLAIN
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni floor-affine=false" | FileCheck %s --check-prefix=PACKED
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni emulate-vnni=true floor-affine=false" | FileCheck %s --check-prefix=PLAIN
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=generic" | FileCheck %s --check-prefix=PLAIN
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=PACKED8
 

@@ -20,7 +20,7 @@
 // halves of the rounded sums before one i32 shift (ConvKernelEpilogue.cpp,
 // shiftedHighHalves). Execution: test/Execution/single-rounding.test,
 // common-shift.test.
-// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni" | FileCheck %s --check-prefix=VNNI
+// RUN: qnn-opt %s --qnn-lower-to-llvm="target=avx512-vnni floor-affine=false" | FileCheck %s --check-prefix=VNNI
 // RUN: qnn-opt %s --qnn-lower-to-llvm="target=int16" | FileCheck %s --check-prefix=INT16
 
 // The kernel takes its six buffers (input, weights, correction terms, two

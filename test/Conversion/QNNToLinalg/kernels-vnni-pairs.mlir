@@ -11,7 +11,7 @@
 // (6 channels: 12 bytes; the last pixel of an odd count alone: its
 // channels). Execution: gemm-pixel-pairs.test (emulated) and
 // gemm-pixel-pairs-native.test.
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni --qnn-materialize-conv-kernels | FileCheck %s
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni floor-affine=false" --qnn-materialize-conv-kernels | FileCheck %s
 
 // 8 channels, per-channel requantize: 3x3 outputs, one tile of 9 pixels,
 // four pairs and a last pixel alone.

@@ -2,8 +2,8 @@
 // layers with constant weights straight to a kernel whose epilogue is built
 // from the operator's attributes; otherwise a qnn accumulator and a generic
 // epilogue. (Execution: test/Execution/npu-kernels*.test.)
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s
-// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni fuse-depthwise-epilogues=false" | FileCheck %s --check-prefix=DWOFF
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni floor-affine=false" | FileCheck %s
+// RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg="target=avx512-vnni fuse-depthwise-epilogues=false floor-affine=false" | FileCheck %s --check-prefix=DWOFF
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=loops | FileCheck %s --check-prefix=LOOPS
 
 // Per-channel scales, a constant bias, a clip activation: the bias and the
