@@ -198,6 +198,12 @@ QnnConv::QnnConv(const std::string &name, const std::string &program,
   // QNN_BENCH_OPT_LEVEL: CompileOptions::optLevel (default 1).
   if (const char *level = std::getenv("QNN_BENCH_OPT_LEVEL"))
     options.optLevel = static_cast<unsigned>(std::atoi(level));
+  // QNN_BENCH_FLOOR_AFFINE=0: the fixed-point requantize forms
+  // (CompileOptions::floorAffine), for comparisons.
+  if (const char *floor = std::getenv("QNN_BENCH_FLOOR_AFFINE"))
+    options.floorAffine = std::string(floor) != "0";
+  if (!options.floorAffine)
+    impl->label += " (fixed-point)";
   auto compiled =
       mlir::qnn::CompiledModule::compile(std::move(module), options);
   if (!compiled) {
