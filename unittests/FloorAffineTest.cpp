@@ -164,3 +164,30 @@ TEST(FloorAffine, RandomRescales) {
 }
 
 } // namespace
+
+namespace {
+
+/// A channel whose accumulators stay small (its weights bound them): a
+/// multiplier of MobileNet v2 (a 1x1 expansion's, near 2^-16, RELU6 to 127
+/// levels, which spread over 4 million inputs) has no fit over all of
+/// int32, and one over the inputs within its reach, exact there.
+TEST(FloorAffine, BoundedReach) {
+  QuantizedMultiplier m{1325045016, -15};
+  for (RoundingRule rule : {RoundingRule::TFLite, RoundingRule::TFLiteSingle}) {
+    EXPECT_FALSE(fitRescaleFloorAffine(m, rule, 0, 127));
+    const int64_t reach = 1000000;
+    std::optional<FloorAffine> fit =
+        fitRescaleFloorAffine(m, rule, 0, 127, reach);
+    ASSERT_TRUE(fit.has_value());
+    for (int64_t x = -reach; x <= reach; ++x) {
+      int64_t expected = std::clamp<int64_t>(
+          multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m, rule), 0,
+          127);
+      ASSERT_EQ(std::clamp<int64_t>(evaluateFloorAffine(x, *fit), 0, 127),
+                expected)
+          << "x " << x;
+    }
+  }
+}
+
+} // namespace

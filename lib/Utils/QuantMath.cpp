@@ -171,7 +171,7 @@ int64_t evaluateFloorAffine(int64_t x, const FloorAffine &f) {
 
 std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
                                                  RoundingRule rule, int64_t lo,
-                                                 int64_t hi) {
+                                                 int64_t hi, int64_t reach) {
   if (m.shift > 0 || m.multiplier < 0 || lo > hi ||
       (rule != RoundingRule::TFLite && rule != RoundingRule::TFLiteSingle))
     return std::nullopt;
@@ -181,11 +181,12 @@ std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
         multiplyByQuantizedMultiplier(static_cast<int32_t>(x), m, rule), lo,
         hi);
   };
-  const int64_t bound = kFloorAffineBound;
+  const int64_t bound = std::clamp<int64_t>(reach, 0, kFloorAffineBound);
   int64_t first = level(-bound), last = level(bound);
-  // Inputs beyond the clamp must not reach other levels.
-  if (level(std::numeric_limits<int32_t>::min()) != first ||
-      level(std::numeric_limits<int32_t>::max()) != last)
+  // Inputs beyond the clamp (if any can occur) must not reach other levels.
+  if (reach > kFloorAffineBound &&
+      (level(std::numeric_limits<int32_t>::min()) != first ||
+       level(std::numeric_limits<int32_t>::max()) != last))
     return std::nullopt;
   double real = std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
   // The constraints: at x, x * slope + offset(x) >= k (atLeast) or < k.

@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <optional>
 
 namespace mlir::qnn::math {
@@ -104,10 +105,14 @@ int64_t evaluateFloorAffine(int64_t x, const FloorAffine &f);
 /// checking, for a few float32 slopes next to the real multiplier, the
 /// first input of every output level in [lo, hi]; none (std::nullopt) for
 /// left shifts (not monotone in 32 bits), negative multipliers, levels
-/// reached beyond B, or when no slope nearby fits.
-std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
-                                                 RoundingRule rule, int64_t lo,
-                                                 int64_t hi);
+/// reached beyond B, or when no slope nearby fits. With a `reach` of B or
+/// less (no input exceeds it in magnitude: a layer's accumulators, bounded
+/// by its weights), only the inputs within it count: fewer levels, and a
+/// narrower range for the slope to resolve.
+std::optional<FloorAffine>
+fitRescaleFloorAffine(QuantizedMultiplier m, RoundingRule rule, int64_t lo,
+                      int64_t hi,
+                      int64_t reach = std::numeric_limits<int64_t>::max());
 
 /// Rescale `x` by `m` under `rule`; `Upward`/`ToNearest` are TVM's
 /// single-rounding rules on the exact 64-bit product, saturated to i32.

@@ -109,6 +109,44 @@ template <typename OpTy> FailureOr<NPUEpilogue> getEpilogue(OpTy op) {
   return e;
 }
 
+/// Each output channel's bound on |accumulator + bias|: sum |w - wzp| times
+/// the largest |x - xzp| of the input type, plus |bias|; their maximum
+/// when the layer has one scale (`perChannel` false). Empty without
+/// constant weights. (The floor-affine fit then only needs the inputs a
+/// channel can produce: RequantizeSpec::useFloorAffine.)
+template <typename OpTy>
+SmallVector<int64_t> accumulatorReach(OpTy op, DenseElementsAttr bias,
+                                      bool perChannel) {
+  DenseElementsAttr weights;
+  if (!matchPattern(op.getWeight(), m_Constant(&weights)))
+    return {};
+  auto type = cast<ShapedType>(weights.getType());
+  int64_t channels = type.getDimSize(0);
+  if (channels <= 0 || (bias && bias.getNumElements() != channels))
+    return {};
+  int64_t perChannelWeights = type.getNumElements() / channels;
+  bool isUnsigned = type.getElementType().isUnsignedInteger();
+  int64_t wzp = op.getWeightZeroPoint();
+  auto [inLo, inHi] = getStorageRange(op.getInput().getType().getElementType());
+  int64_t xzp = op.getInputZeroPoint();
+  int64_t largestInput = std::max(xzp - inLo, inHi - xzp);
+  SmallVector<int64_t> reach(channels, 0);
+  int64_t i = 0;
+  for (const APInt &v : weights.getValues<APInt>()) {
+    int64_t w =
+        isUnsigned ? static_cast<int64_t>(v.getZExtValue()) : v.getSExtValue();
+    reach[i++ / perChannelWeights] += std::abs(w - wzp);
+  }
+  for (int64_t o = 0; o < channels; ++o) {
+    reach[o] *= largestInput;
+    if (bias)
+      reach[o] += std::abs(bias.getValues<APInt>()[o].getSExtValue());
+  }
+  if (!perChannel)
+    return {*llvm::max_element(reach)};
+  return reach;
+}
+
 /// The epilogue as one elementwise linalg.generic over the i32 accumulators
 /// `acc` (channels last): the fallback when no kernel takes it.
 Value emitEpilogueGeneric(OpBuilder &b, Location loc, const NPUEpilogue &e,
@@ -247,9 +285,10 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
           kernelEpilogue(*epilogue, bias, name, fuseDepthwise, loc, module);
       // The kernels with AVX-512 rescale in the floor-affine form where
       // every channel has one.
-      if (NPUEpilogue floor = *epilogue; floorAffine &&
-                                         usesFloorAffine(*flavor) &&
-                                         floor.requantize.useFloorAffine())
+      if (NPUEpilogue floor = *epilogue;
+          floorAffine && usesFloorAffine(*flavor) &&
+          floor.requantize.useFloorAffine(
+              accumulatorReach(op, bias, floor.requantize.channels() > 1)))
         k.floorAffine = std::make_shared<KernelEpilogue>(
             kernelEpilogue(floor, bias, name, fuseDepthwise, loc, module));
       ConvKernelRequest request = ConvKernelRequest::common(op);

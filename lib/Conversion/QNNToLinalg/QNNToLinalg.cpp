@@ -455,27 +455,37 @@ RequantizeSpec::get(Operation *op, ArrayRef<double> inputScales,
   return spec;
 }
 
-bool RequantizeSpec::useFloorAffine() {
+bool RequantizeSpec::useFloorAffine(ArrayRef<int64_t> reach) {
   if (rounding != Rounding::tflite && rounding != Rounding::tflite_single)
     return false;
   qmath::RoundingRule rule = toRoundingRule(rounding);
   SmallVector<qmath::FloorAffine> fits;
   // Per-tensor scales repeat across channels: fit each multiplier once.
   DenseMap<std::pair<int64_t, int64_t>, qmath::FloorAffine> fitted;
-  for (auto [m, left, right] : llvm::zip(multipliers, lefts, rights)) {
+  for (auto [c, m, left, right] : llvm::enumerate(multipliers, lefts, rights)) {
     if (left != 0)
       return false;
+    qmath::QuantizedMultiplier q{static_cast<int32_t>(m),
+                                 static_cast<int32_t>(-right)};
     auto key = std::pair(m, right);
     auto it = fitted.find(key);
-    if (it == fitted.end()) {
-      std::optional<qmath::FloorAffine> fit = qmath::fitRescaleFloorAffine(
-          {static_cast<int32_t>(m), static_cast<int32_t>(-right)}, rule,
-          lo - outputZp, hi - outputZp);
-      if (!fit)
-        return false;
-      it = fitted.try_emplace(key, *fit).first;
+    if (it != fitted.end()) {
+      fits.push_back(it->second);
+      continue;
     }
-    fits.push_back(it->second);
+    if (std::optional<qmath::FloorAffine> fit = qmath::fitRescaleFloorAffine(
+            q, rule, lo - outputZp, hi - outputZp)) {
+      fits.push_back(fitted.try_emplace(key, *fit).first->second);
+      continue;
+    }
+    // Over the inputs this channel can produce only.
+    std::optional<qmath::FloorAffine> fit;
+    if (!reach.empty())
+      fit = qmath::fitRescaleFloorAffine(q, rule, lo - outputZp, hi - outputZp,
+                                         reach[reach.size() == 1 ? 0 : c]);
+    if (!fit)
+      return false;
+    fits.push_back(*fit);
   }
   floorAffine = std::move(fits);
   return true;

@@ -85,7 +85,10 @@ struct RequantizeSpec {
   /// Fits every channel's rescale (clamped to [lo - outputZp, hi -
   /// outputZp]) with math::fitRescaleFloorAffine and keeps the fits in
   /// `floorAffine`; false (and nothing kept) unless every channel fits.
-  bool useFloorAffine();
+  /// `reach`, if given (one per channel, or one), bounds the inputs'
+  /// magnitude (math::fitRescaleFloorAffine's reach), for the channels
+  /// that do not fit over all of int32.
+  bool useFloorAffine(ArrayRef<int64_t> reach = {});
   /// Whether some channel's floor-affine form has an offset per sign.
   bool floorAffineSplits() const;
   int64_t channels() const {

@@ -3,9 +3,8 @@
 // floor(x * slope + offset) in float64 of the accumulator clamped to
 // +-2^24, the float32 slope and offset per channel (or immediates), a
 // second offset for x < 0 where gemmlowp's double rounding needs one.
-// Where a channel has no such form (a multiplier of about 2^-27 reaches
-// its levels only past 2^24), with floor-affine=false and on the other
-// targets, the fixed-point forms. (The kernels' float32 form:
+// Where a channel has no such form (a left shift), with floor-affine=false
+// and on the other targets, the fixed-point forms. (The kernels' float32 form:
 // kernels-floor-affine.mlir; execution: test/Execution/floor-affine.test.)
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=avx512-vnni | FileCheck %s
 // RUN: qnn-opt %s --split-input-file --convert-qnn-to-linalg=target=int16-avx512bw | FileCheck %s
@@ -82,14 +81,32 @@ func.func @per_tensor(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
 
 // -----
 
-// A multiplier near 2^-27: the output leaves its zero point only for
-// accumulators beyond 2^24, where float32 does not hold every integer: no
-// floor-affine form, the fixed-point one.
-// CHECK-LABEL: func.func @tiny_multiplier
+// A multiplier of 10 (a left shift: TFLite's shift wraps in 32 bits, not
+// monotone): no floor-affine form, the fixed-point one.
+// CHECK-LABEL: func.func @large_multiplier
 // CHECK-NOT: math.fma
 // CHECK: arith.muli {{.*}} : i64
 // CHECK-NOT: math.fma
 // CHECK: return
+func.func @large_multiplier(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
+  %w = arith.constant dense<"0xD373A7E6278D93530A99DE168F6902B78A97F0EC92BE980EED905411A073BA22211673901416E68D7AB98C0F5CA3CBECA50B9F13CF10512FAF9B151324B1E0990D379111901FB5002F09EE47D1F8166DF5DDCDC04CAF3348BF9514CD07FF61D83BF3CA1C7B939F04ECAB42D8A76FFEEC8B772C94440F134B6152D1D832DA1900154DF592589872C6FA332B91903C34D026147F2F53F3C938E3642CD98671F7DBAC1D9EFF90B845CAA23EC0E6E56B600095ABF3E70DC863A452EF5E0DC835EB7DDC2F63E276BCA796AEA7BC29BC84FD5517AFC4C982A6EC09DF1D11D274A1315C04741F282E3E8EF5675F4874602F4D10E5E6E7E59BFC23E790B1927DB6F1AA9D"> : tensor<16x1x1x16xi8>
+  %b = arith.constant dense<"0xA0FDFFFFCC01000007F9FFFFD3F9FFFF30F8FFFF410100009BFAFFFFC5000000CFF9FFFF5E07000001FEFFFF0102000098F8FFFF50F9FFFF2D06000083FBFFFF"> : tensor<16xi32>
+  %y = npu.conv2d %x, %w, %b {input_scale = 0.05 : f32, input_zero_point = -3 : i32, weight_scale = array<f32: 0.02>, weight_zero_point = 0 : i32, output_scale = 1.0e-04 : f32, output_zero_point = 4 : i32, rounding = #qnn.rounding<tflite>, strides = array<i64: 1, 1>, padding = array<i64: 0, 0, 0, 0>, dilations = array<i64: 1, 1>, groups = 1 : i64, pad_value = -3 : i32, activation = #npu.activation<none>, act_min = -128 : i32, act_max = 127 : i32} : (tensor<1x4x4x16xi8>, tensor<16x1x1x16xi8>, tensor<16xi32>) -> tensor<1x4x4x16xi8>
+  return %y : tensor<1x4x4x16xi8>
+}
+
+// -----
+
+// A multiplier near 2^-27: over all of int32 its levels lie beyond 2^24,
+// but this layer's accumulators stay within sum |w - wzp| * 131 + |bias|
+// per channel (accumulatorReach), which is all the fit needs to match.
+// CHECK-LABEL: func.func @tiny_multiplier
+// CHECK: math.fma
+// CHECK-NOT: arith.muli {{.*}} : i64
+// CHECK: return
+// FIXED-LABEL: func.func @tiny_multiplier
+// FIXED-NOT: math.fma
+// FIXED: arith.muli {{.*}} : i64
 func.func @tiny_multiplier(%x: tensor<1x4x4x16xi8>) -> tensor<1x4x4x16xi8> {
   %w = arith.constant dense<"0xD373A7E6278D93530A99DE168F6902B78A97F0EC92BE980EED905411A073BA22211673901416E68D7AB98C0F5CA3CBECA50B9F13CF10512FAF9B151324B1E0990D379111901FB5002F09EE47D1F8166DF5DDCDC04CAF3348BF9514CD07FF61D83BF3CA1C7B939F04ECAB42D8A76FFEEC8B772C94440F134B6152D1D832DA1900154DF592589872C6FA332B91903C34D026147F2F53F3C938E3642CD98671F7DBAC1D9EFF90B845CAA23EC0E6E56B600095ABF3E70DC863A452EF5E0DC835EB7DDC2F63E276BCA796AEA7BC29BC84FD5517AFC4C982A6EC09DF1D11D274A1315C04741F282E3E8EF5675F4874602F4D10E5E6E7E59BFC23E790B1927DB6F1AA9D"> : tensor<16x1x1x16xi8>
   %b = arith.constant dense<"0xA0FDFFFFCC01000007F9FFFFD3F9FFFF30F8FFFF410100009BFAFFFFC5000000CFF9FFFF5E07000001FEFFFF0102000098F8FFFF50F9FFFF2D06000083FBFFFF"> : tensor<16xi32>
