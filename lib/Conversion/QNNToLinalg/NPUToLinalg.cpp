@@ -126,9 +126,10 @@ SmallVector<int64_t> accumulatorReach(OpTy op, DenseElementsAttr bias,
     return {};
   int64_t perChannelWeights = type.getNumElements() / channels;
   bool isUnsigned = type.getElementType().isUnsignedInteger();
-  int64_t wzp = op.getWeightZeroPoint();
+  // (I32Attr getters return the bits as uint32_t.)
+  int64_t wzp = static_cast<int32_t>(op.getWeightZeroPoint());
   auto [inLo, inHi] = getStorageRange(op.getInput().getType().getElementType());
-  int64_t xzp = op.getInputZeroPoint();
+  int64_t xzp = static_cast<int32_t>(op.getInputZeroPoint());
   int64_t largestInput = std::max(xzp - inLo, inHi - xzp);
   SmallVector<int64_t> reach(channels, 0);
   int64_t i = 0;
