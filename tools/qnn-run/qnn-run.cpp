@@ -54,12 +54,9 @@ static cl::OptionCategory runCategory("qnn-run options");
 
 // The accumulators' rescale in the floor-affine form on the AVX-512 targets
 // (CompileOptions::floorAffine); =false keeps the fixed-point forms.
-static cl::opt<bool> floorAffine(
-    "floor-affine",
-    cl::desc("On avx512-vnni and int16-avx512bw, rescale accumulators with "
-             "one float32 fma rounded down per 16 lanes where every channel "
-             "has an exact floor-affine form (default; the same integers)"),
-    cl::init(true), cl::cat(runCategory));
+static cl::opt<bool> floorAffine("floor-affine",
+                                 cl::desc(mlir::qnn::kFloorAffineHelp),
+                                 cl::init(true), cl::cat(runCategory));
 
 static cl::opt<std::string>
     inputFile(cl::Positional, cl::desc("<program.mlir, model.tflite or model.onnx>"),

@@ -123,6 +123,13 @@ StringRef getOpenMPLibraryPath();
 
 /// The help text of the tools' hidden `--depthwise-self-padding-min-bytes`
 /// (CompileOptions::depthwiseSelfPaddingMinBytes).
+/// The help text of the tools' --floor-affine option
+/// (CompileOptions::floorAffine).
+inline constexpr const char *kFloorAffineHelp =
+    "On avx512-vnni and int16-avx512bw, rescale accumulators with one "
+    "float32 fma rounded down per 16 lanes where every channel has an exact "
+    "floor-affine form (default; the same integers)";
+
 inline constexpr const char *kDepthwiseSelfPaddingHelp =
     "Depthwise kernels of the int16 and generic targets pad by themselves "
     "from inputs of this many bytes";
