@@ -428,10 +428,18 @@ struct KernelBuilder {
   /// extension of an f32 value (a per-channel argument or a constant) or
   /// an f64 constant that a float32 holds.
   struct FloorAffineForm {
+    /// A float32 parameter: the f32 value whose extension the template
+    /// uses (a per-channel argument, a vector in the kernel), or, when
+    /// `value` is null, a constant.
+    struct Parameter {
+      Value value;
+      float constant = 0;
+    };
     Value x;
     bool clamped = false;
-    /// The f64 operands of the fma (negativeOffset null without a split).
-    Value slope, offset, negativeOffset;
+    /// The operands of the fma, decoded (no negativeOffset without a split).
+    Parameter slope, offset;
+    std::optional<Parameter> negativeOffset;
     /// The fptosi, then the template operations it replaces.
     SmallVector<Operation *> ops;
   };

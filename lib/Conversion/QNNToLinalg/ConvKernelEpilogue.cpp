@@ -922,19 +922,29 @@ auto KernelBuilder::matchFloorAffine(Operation &op)
     x = core;
   }
   f.x = x;
-  // A float32 value in float64 form.
-  auto isFloat32 = [&](Value v) {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>())
-      return ext.getIn().getType().isF32();
+  // A float32 value in float64 form: the extension of an f32 value or of
+  // an f32 constant, or an f64 constant that a float32 holds.
+  auto decode = [&](Value v) -> std::optional<FloorAffineForm::Parameter> {
     FloatAttr value;
+    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
+      if (!ext.getIn().getType().isF32())
+        return std::nullopt;
+      if (!matchPattern(ext.getIn(), m_Constant(&value)))
+        return FloorAffineForm::Parameter{ext.getIn()};
+      return FloorAffineForm::Parameter{
+          {}, static_cast<float>(value.getValueAsDouble())};
+    }
     if (!matchPattern(v, m_Constant(&value)))
-      return false;
+      return std::nullopt;
     double d = value.getValueAsDouble();
-    return static_cast<double>(static_cast<float>(d)) == d;
+    if (static_cast<double>(static_cast<float>(d)) != d)
+      return std::nullopt;
+    return FloorAffineForm::Parameter{{}, static_cast<float>(d)};
   };
-  if (!isFloat32(fma.getB()))
+  auto slope = decode(fma.getB());
+  if (!slope)
     return std::nullopt;
-  f.slope = fma.getB();
+  f.slope = *slope;
   Value offset = fma.getC();
   if (auto select = offset.getDefiningOp<arith::SelectOp>()) {
     auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
@@ -951,16 +961,19 @@ auto KernelBuilder::matchFloorAffine(Operation &op)
     } else {
       return std::nullopt;
     }
-    if (!isFloat32(negative) || !isFloat32(positive))
+    auto negativeOffset = decode(negative);
+    auto positiveOffset = decode(positive);
+    if (!negativeOffset || !positiveOffset)
       return std::nullopt;
-    f.offset = positive;
-    f.negativeOffset = negative;
+    f.offset = *positiveOffset;
+    f.negativeOffset = *negativeOffset;
     f.ops.push_back(select);
     f.ops.push_back(cmp);
   } else {
-    if (!isFloat32(offset))
+    auto single = decode(offset);
+    if (!single)
       return std::nullopt;
-    f.offset = offset;
+    f.offset = *single;
   }
   // The replaced operations serve the product only.
   for (Operation *inner : ArrayRef(f.ops).drop_front())
@@ -990,21 +1003,11 @@ Value KernelBuilder::floorAffineProduct(OpBuilder &ob, const FloorAffineForm &f,
                                splat(::mlir::qnn::math::kFloorAffineBound));
   }
   // The float32 vector of a parameter: its per-channel vector, or a splat.
-  auto parameter = [&](Value v) -> Value {
-    if (auto ext = v.getDefiningOp<arith::ExtFOp>()) {
-      Value narrow = ext.getIn();
-      FloatAttr value;
-      if (!matchPattern(narrow, m_Constant(&value)))
-        return mapping.lookup(narrow);
-      v = narrow;
-    }
-    FloatAttr value;
-    bool isConstant = matchPattern(v, m_Constant(&value));
-    assert(isConstant && "matchFloorAffine checked the parameters");
-    (void)isConstant;
-    return constant(DenseElementsAttr::get(
-        floats,
-        ob.getF32FloatAttr(static_cast<float>(value.getValueAsDouble()))));
+  auto parameter = [&](const FloorAffineForm::Parameter &p) -> Value {
+    if (p.value)
+      return mapping.lookup(p.value);
+    return constant(
+        DenseElementsAttr::get(floats, ob.getF32FloatAttr(p.constant)));
   };
   Value slope = parameter(f.slope);
   Value offset = parameter(f.offset);
@@ -1013,7 +1016,7 @@ Value KernelBuilder::floorAffineProduct(OpBuilder &ob, const FloorAffineForm &f,
     Value positiveBits = vector::BitCastOp::create(ob, loc, ints, offset);
     Value difference = arith::XOrIOp::create(
         ob, loc, positiveBits,
-        vector::BitCastOp::create(ob, loc, ints, parameter(f.negativeOffset)));
+        vector::BitCastOp::create(ob, loc, ints, parameter(*f.negativeOffset)));
     Value sign = arith::ShRSIOp::create(ob, loc, x, splat(31));
     offset = vector::BitCastOp::create(
         ob, loc, floats,

@@ -288,8 +288,9 @@ struct NPUConvLikeLowering : OpConversionPattern<OpTy> {
       // every channel has one.
       if (NPUEpilogue floor = *epilogue;
           floorAffine && usesFloorAffine(*flavor) &&
-          floor.requantize.useFloorAffine(
-              accumulatorReach(op, bias, floor.requantize.channels() > 1)))
+          floor.requantize.useFloorAffine([&] {
+            return accumulatorReach(op, bias, floor.requantize.channels() > 1);
+          }))
         k.floorAffine = std::make_shared<KernelEpilogue>(
             kernelEpilogue(floor, bias, name, fuseDepthwise, loc, module));
       ConvKernelRequest request = ConvKernelRequest::common(op);

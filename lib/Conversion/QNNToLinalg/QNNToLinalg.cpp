@@ -455,13 +455,15 @@ RequantizeSpec::get(Operation *op, ArrayRef<double> inputScales,
   return spec;
 }
 
-bool RequantizeSpec::useFloorAffine(ArrayRef<int64_t> reach) {
+bool RequantizeSpec::useFloorAffine(
+    llvm::function_ref<SmallVector<int64_t>()> reach) {
   if (rounding != Rounding::tflite && rounding != Rounding::tflite_single)
     return false;
   qmath::RoundingRule rule = toRoundingRule(rounding);
   SmallVector<qmath::FloorAffine> fits;
   // Per-tensor scales repeat across channels: fit each multiplier once.
   DenseMap<std::pair<int64_t, int64_t>, qmath::FloorAffine> fitted;
+  std::optional<SmallVector<int64_t>> reaches;
   for (auto [c, m, left, right] : llvm::enumerate(multipliers, lefts, rights)) {
     if (left != 0)
       return false;
@@ -479,10 +481,13 @@ bool RequantizeSpec::useFloorAffine(ArrayRef<int64_t> reach) {
       continue;
     }
     // Over the inputs this channel can produce only.
-    std::optional<qmath::FloorAffine> fit;
-    if (!reach.empty())
-      fit = qmath::fitRescaleFloorAffine(q, rule, lo - outputZp, hi - outputZp,
-                                         reach[reach.size() == 1 ? 0 : c]);
+    if (!reaches)
+      reaches = reach ? reach() : SmallVector<int64_t>();
+    if (reaches->empty())
+      return false;
+    std::optional<qmath::FloorAffine> fit =
+        qmath::fitRescaleFloorAffine(q, rule, lo - outputZp, hi - outputZp,
+                                     (*reaches)[reaches->size() == 1 ? 0 : c]);
     if (!fit)
       return false;
     fits.push_back(*fit);
@@ -750,7 +755,7 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
         rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
         maps, iterators(rank, 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Type f32 = b.getF32Type(), i64 = b.getI64Type();
+          Type i64 = b.getI64Type();
           Value scale = scales.size() > 1
                             ? args[1]
                             : arith::ConstantOp::create(

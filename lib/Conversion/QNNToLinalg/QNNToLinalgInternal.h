@@ -15,6 +15,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <functional>
 #include <memory>
@@ -85,10 +86,12 @@ struct RequantizeSpec {
   /// Fits every channel's rescale (clamped to [lo - outputZp, hi -
   /// outputZp]) with math::fitRescaleFloorAffine and keeps the fits in
   /// `floorAffine`; false (and nothing kept) unless every channel fits.
-  /// `reach`, if given (one per channel, or one), bounds the inputs'
-  /// magnitude (math::fitRescaleFloorAffine's reach), for the channels
-  /// that do not fit over all of int32.
-  bool useFloorAffine(ArrayRef<int64_t> reach = {});
+  /// `reach`, if given, returns bounds on the inputs' magnitude (one per
+  /// channel, or one; math::fitRescaleFloorAffine's reach) for the
+  /// channels that do not fit over all of int32: it is called at most
+  /// once, and only when some channel needs it.
+  bool
+  useFloorAffine(llvm::function_ref<SmallVector<int64_t>()> reach = nullptr);
   /// Whether some channel's floor-affine form has an offset per sign.
   bool floorAffineSplits() const;
   int64_t channels() const {
