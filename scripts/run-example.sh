@@ -53,6 +53,7 @@ PY
 echo "== 5. Compile natively and run (qnn-run --compare-reference --repeat 50)"
 targets="generic"
 grep -qw avx2 /proc/cpuinfo && targets="$targets int16"
+grep -qw avx512bw /proc/cpuinfo && targets="$targets int16-avx512bw"
 grep -qw avx512_vnni /proc/cpuinfo && targets="$targets avx512-vnni"
 for target in $targets; do
   "$BIN/qnn-run" "$TMP/npu.mlir" --input "$TMP/image.bin" --target "$target" \

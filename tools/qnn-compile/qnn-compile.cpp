@@ -65,7 +65,8 @@ static cl::opt<std::string>
     cpu("cpu",
         cl::desc("Generate code for this x86-64 CPU (an LLVM CPU name such "
                  "as x86-64-v4, znver4 or sapphirerapids) instead of the "
-                 "host; the host need not be able to run it"),
+                 "host; the host need not be able to run it; needs "
+                 "--target"),
         cl::cat(compileCategory));
 static cl::opt<unsigned> optLevel(
     "opt-level",
