@@ -1129,7 +1129,7 @@ static void registerUpstreamOps(Evaluator &e) {
                  return success();
                });
   e.registerOp("tensor.extract",
-               [](Operation *op, ArrayRef<Tensor> in,
+               [](Operation *, ArrayRef<Tensor> in,
                   SmallVectorImpl<Tensor> &out) -> LogicalResult {
                  const Tensor &t = in[0];
                  SmallVector<int64_t> strides = t.strides();

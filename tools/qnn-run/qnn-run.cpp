@@ -326,8 +326,7 @@ static unsigned compareResults(ArrayRef<ref::Tensor> native,
 static int runNative(CompiledModule &program, func::FuncOp func,
                      ArrayRef<ref::Tensor> tensors, StringRef targetName);
 
-static int executeNative(MLIRContext &context, ModuleOp module,
-                         func::FuncOp func) {
+static int executeNative(ModuleOp module, func::FuncOp func) {
   // --input-sets: the --input files are consecutive sets of one file per
   // argument, each run with the same compiled code.
   SmallVector<SmallVector<std::string>> sets;
@@ -520,5 +519,5 @@ int main(int argc, char **argv) {
     return 1;
   if (reference)
     return executeReference(func);
-  return executeNative(context, *module, func);
+  return executeNative(*module, func);
 }

@@ -613,7 +613,7 @@ struct KernelBuilder {
     /// memref<N x i32> tables: bias + D, 2m and K.
     Value bias, twice, k;
   };
-  std::optional<OffsetProduct> offset;
+  std::optional<OffsetProduct> offset = {};
 
   /// Whether the offset form (OffsetProduct) computes the epilogue's
   /// narrowing tail's y; sets `offset` without its tables. It needs the

@@ -42,8 +42,12 @@ void KernelBuilder::buildDepthwiseRowTiles() {
     int64_t end = last < 0 ? 0 : std::min(outN, last / stride + 1);
     return std::make_pair(first, std::max(first, end));
   };
-  auto [ohA, ohB] = insideRange(s.padTop, s.sh, (s.kh - 1) * s.dh, inH, s.oh);
-  auto [owA, owB] = insideRange(s.padLeft, s.sw, (s.kw - 1) * s.dw, inW, s.ow);
+  int64_t ohA, ohB;
+  std::tie(ohA, ohB) =
+      insideRange(s.padTop, s.sh, (s.kh - 1) * s.dh, inH, s.oh);
+  int64_t owA, owB;
+  std::tie(owA, owB) =
+      insideRange(s.padLeft, s.sw, (s.kw - 1) * s.dw, inW, s.ow);
 
   // How a tile reads the columns left and right of the input.
   enum class Columns {

@@ -1168,7 +1168,8 @@ Value KernelBuilder::doubleRoundedProduct(OpBuilder &ob, Value a, Value b,
                                           int64_t least, int64_t addend) {
   auto wideType = VectorType::get({s.lanes()}, ob.getI32Type());
   auto [even, odd] = evenOddProducts(ob, a, b);
-  auto [eEven, eOdd] = evenOddShifts(ob, shift, constantShift);
+  Value eEven, eOdd;
+  std::tie(eEven, eOdd) = evenOddShifts(ob, shift, constantShift);
   Value half = pairSplat(int64_t(1) << 30), one = pairSplat(1);
   auto nudged = [&](Value p, Value e) -> Value {
     Value round = derived(e, "round2", [&](OpBuilder &db) -> Value {
@@ -1478,7 +1479,8 @@ Value KernelBuilder::roundedProduct(OpBuilder &ob, Value a, Value b,
   Value even, odd;
   std::tie(even, odd) = evenOddProducts(ob, a, b);
   Value c31 = pairSplat(31), c1 = pairSplat(1);
-  auto [rEven, rOdd] = evenOddShifts(ob, shift, constantShift);
+  Value rEven, rOdd;
+  std::tie(rEven, rOdd) = evenOddShifts(ob, shift, constantShift);
   // 2^(30+r), plus addend * 2^(31+r) so that the result gains addend:
   // base << r.
   Value base = pairSplat((1 + 2 * addend) * (int64_t(1) << 30));

@@ -39,7 +39,8 @@ struct LogSoftmaxLowering : OpConversionPattern<LogSoftmaxOp> {
     if (!type.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     bool isUnsigned = type.getElementType().isUnsignedInteger();
-    auto [qmin, qmax] = getStorageRange(type.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(type.getElementType());
     Type i8 = rewriter.getI8Type(), i32 = rewriter.getI32Type(),
          f32 = rewriter.getF32Type();
     float inputScale = op.getInputScale().convertToFloat();

@@ -710,7 +710,7 @@ struct RequantizeLowering : OpConversionPattern<RequantizeOp> {
 
 /// Adds per-channel tables (or nothing) for a per-axis parameter array.
 template <typename T>
-static void addChannelTable(OpBuilder &b, Location loc, ArrayRef<T> values,
+static void addChannelTable(OpBuilder &b, ArrayRef<T> values,
                             std::optional<uint64_t> axis, int64_t rank,
                             SmallVectorImpl<Value> &inputs,
                             SmallVectorImpl<AffineMap> &maps, Value table) {
@@ -732,7 +732,8 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
     if (!resultType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     Type outElement = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     int64_t rank = resultType.getRank();
     bool halfToEven = op.getRounding() == Rounding::onnx;
     ArrayRef<float> scales = op.getScale();
@@ -740,12 +741,12 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
     SmallVector<Value> inputs = {adaptor.getInput()};
     SmallVector<AffineMap> maps = {rewriter.getMultiDimIdentityMap(rank)};
     if (scales.size() > 1)
-      addChannelTable(rewriter, loc, scales, op.getAxis(), rank, inputs, maps,
+      addChannelTable(rewriter, scales, op.getAxis(), rank, inputs, maps,
                       constTensorF32(rewriter, loc, scales));
     size_t zpIndex = inputs.size();
     if (zps.size() > 1)
       addChannelTable(
-          rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+          rewriter, zps, op.getAxis(), rank, inputs, maps,
           constTensor(rewriter, loc, rewriter.getI64Type(),
                       SmallVector<int64_t>(zps.begin(), zps.end())));
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
@@ -835,13 +836,13 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
       } else {
         table = constTensorF32(rewriter, loc, scales);
       }
-      addChannelTable(rewriter, loc, ArrayRef<float>(scales), op.getAxis(),
-                      rank, inputs, maps, table);
+      addChannelTable(rewriter, ArrayRef<float>(scales), op.getAxis(), rank,
+                      inputs, maps, table);
     }
     size_t zpIndex = inputs.size();
     if (zps.size() > 1)
       addChannelTable(
-          rewriter, loc, zps, op.getAxis(), rank, inputs, maps,
+          rewriter, zps, op.getAxis(), rank, inputs, maps,
           constTensor(rewriter, loc, rewriter.getI64Type(),
                       SmallVector<int64_t>(zps.begin(), zps.end())));
     maps.push_back(rewriter.getMultiDimIdentityMap(rank));
@@ -1356,7 +1357,8 @@ struct RescaleAvgPoolLowering : OpConversionPattern<RescaleAvgPool2DOp> {
     MLIRContext *ctx = rewriter.getContext();
     bool isUnsigned = isUnsignedElement(inputType);
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     Type f32 = rewriter.getF32Type();
     ActivationDims ad = getActivationDims(op.getDataLayout());
     ArrayRef<int64_t> strides = op.getStrides();
@@ -1510,7 +1512,8 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
       return op.emitOpError("lowering needs static shapes");
     bool isUnsigned = isUnsignedElement(resultType);
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     float lhsScale = op.getLhsScale().convertToFloat();
     float rhsScale = op.getRhsScale().convertToFloat();
     float outScale = op.getOutputScale().convertToFloat();
@@ -1878,7 +1881,8 @@ struct PReluLowering : OpConversionPattern<PReluOp> {
     bool inUnsigned = isUnsignedElement(resultType);
     bool alphaUnsigned = isUnsignedElement(op.getAlpha().getType());
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     qmath::PReluParams p = qmath::computePReluParams(
         op.getInputScale().convertToFloat(),
         op.getAlphaScale().convertToFloat(),
@@ -1996,7 +2000,8 @@ struct LeakyReluLowering : OpConversionPattern<LeakyReluOp> {
       return op.emitOpError("lowering needs static shapes");
     bool isUnsigned = isUnsignedElement(op.getInput().getType());
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     // The multipliers exactly as the reference computes them (in float32).
     qmath::LeakyReluParams params = qmath::computeLeakyReluParams(
         op.getInputScale().convertToFloat(), op.getAlpha().convertToFloat(),
@@ -2059,7 +2064,8 @@ struct ConcatenateLowering : OpConversionPattern<ConcatenateOp> {
       return op.emitOpError("lowering needs static shapes");
     bool isUnsigned = isUnsignedElement(resultType);
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     float outScale = op.getOutputScale().convertToFloat();
     int32_t outZp = static_cast<int32_t>(op.getOutputZeroPoint());
     int64_t rank = resultType.getRank(), axis = op.getAxis();
@@ -2566,7 +2572,8 @@ struct GlobalAvgPoolLowering : OpConversionPattern<GlobalAvgPoolOp> {
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     bool isUnsigned = isUnsignedElement(inputType);
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     ActivationDims d = getActivationDims(op.getDataLayout());
     int64_t count = inputType.getDimSize(d.h) * inputType.getDimSize(d.w);
     float factor = qmath::onnxGlobalAvgPoolFactor(
@@ -2759,7 +2766,8 @@ struct ReduceSumLowering : OpConversionPattern<ReduceSumOp> {
     if (!inputType.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "dynamic shapes");
     Type storage = signless(resultType.getElementType());
-    auto [qmin, qmax] = getStorageRange(resultType.getElementType());
+    int64_t qmin, qmax;
+    std::tie(qmin, qmax) = getStorageRange(resultType.getElementType());
     int64_t rank = inputType.getRank();
     SmallVector<bool> reduced(rank, false);
     int64_t count = 1;
@@ -2804,7 +2812,7 @@ struct ConstantRetyping : OpConversionPattern<arith::ConstantOp> {
   using OpConversionPattern::OpConversionPattern;
 
   LogicalResult
-  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type newType = getTypeConverter()->convertType(op.getType());
     if (!newType || newType == op.getType())

@@ -1260,7 +1260,8 @@ LogicalResult Importer::importIntegerOp(bool conv) {
 FailureOr<Value> Importer::clampActivation(Value v, const QParams &yq,
                                            const onnx::NodeProto &activation) {
   auto type = typeOf(v);
-  auto [qmin, qmax] = getStorageRange(type.getElementType());
+  int64_t qmin, qmax;
+  std::tie(qmin, qmax) = getStorageRange(type.getElementType());
   float scale = yq.scales[0];
   int64_t zp = yq.zeroPoints[0];
   // The float bound quantized as QuantizeLinear does (halves to even).

@@ -571,8 +571,11 @@ FailureOr<Value> Importer::applyActivation(Value value,
     error() << "fused activation on a non-integer result";
     return failure();
   }
-  auto [qmin, qmax] = getStorageRange(intType);
-  auto [scale, zp] = *q;
+  int64_t qmin, qmax;
+  std::tie(qmin, qmax) = getStorageRange(intType);
+  float scale;
+  int32_t zp;
+  std::tie(scale, zp) = *q;
   // TFLite: zero_point + static_cast<int32_t>(TfLiteRound(f / scale)),
   // which the storage range then bounds; computed so that a tiny scale
   // cannot overflow the conversion.

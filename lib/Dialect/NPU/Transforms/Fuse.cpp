@@ -701,7 +701,9 @@ struct FuseClampPattern : OpRewritePattern<tosa::ClampOp> {
           hi, producer->getAttrOfType<IntegerAttr>("act_max").getInt());
       if (actMin > actMax)
         return failure();
-      auto [scale, zp] = outputParams(producer);
+      std::optional<float> scale;
+      std::optional<int64_t> zp;
+      std::tie(scale, zp) = outputParams(producer);
       rewriter.modifyOpInPlace(producer, [&] {
         NamedAttrList attrs(producer->getAttrDictionary());
         addActivationAttrs(rewriter, attrs,
