@@ -121,8 +121,6 @@ void applyThreadsCLOption(CompileOptions &options);
 /// calls, or "" when the build found none (then only threads = 1 compiles).
 StringRef getOpenMPLibraryPath();
 
-/// The help text of the tools' hidden `--depthwise-self-padding-min-bytes`
-/// (CompileOptions::depthwiseSelfPaddingMinBytes).
 /// The help text of the tools' --floor-affine option
 /// (CompileOptions::floorAffine).
 inline constexpr const char *kFloorAffineHelp =
@@ -130,6 +128,8 @@ inline constexpr const char *kFloorAffineHelp =
     "float32 fma rounded down per 16 lanes where every channel has an exact "
     "floor-affine form (default; the same integers)";
 
+/// The help text of the tools' hidden `--depthwise-self-padding-min-bytes`
+/// (CompileOptions::depthwiseSelfPaddingMinBytes).
 inline constexpr const char *kDepthwiseSelfPaddingHelp =
     "Depthwise kernels of the int16 and generic targets pad by themselves "
     "from inputs of this many bytes";
