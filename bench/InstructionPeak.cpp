@@ -8,10 +8,12 @@
 //   vpmaddwd + vpaddd zmm (AVX512BW, int16-avx512bw): 32 MACs;
 //   vpmaddwd + vpaddd ymm (AVX2, int16): 16 MACs;
 //   vpdpbusd zmm beside one vpmuldq per four (the vpdpbusd GOPS only): the
-//   ceiling of a pointwise layer with K = 32, whose exact requantize takes
-//   two vpmuldq (the 32 x 32 -> 64-bit products of the even and odd lanes)
-//   per 16 outputs against K / 4 = 8 vpdpbusd. The multiplies issue on the
-//   same pipes as vpdpbusd on Zen 4 (and on Intel's port 0), so that ratio
+//   ceiling of a pointwise layer with K = 32 under the fixed-point
+//   requantize, which takes two vpmuldq (the 32 x 32 -> 64-bit products of
+//   the even and odd lanes) per 16 outputs against K / 4 = 8 vpdpbusd; the
+//   floor-affine requantize takes one FMA, whose ceiling is the "K = 32
+//   pointwise mix" below. The multiplies issue on the same pipes as
+//   vpdpbusd on Zen 4 and Zen 5 (and on Intel's port 0), so that ratio
 //   costs 20% of the peak; additions, shifts, blends and packs do not;
 //   likewise beside vpaddsw, vpermt2d, vpaddq, vpackssdw, vpmulld, the
 //   float route of a requantize (vmulps, vcvtdq2ps, vcvtps2dq) and zmm
@@ -293,6 +295,52 @@ QNN_DP_TWICE(dpbusdTwiceMovdqaZmm, QNN_TWICE_MOVDQA)
 QNN_OPERAND_PEAK(dpbusdBroadcastOperandZmm, QNN_BCAST4)
 QNN_OPERAND_PEAK(dpbusdPairOperandZmm, QNN_PAIR4)
 
+// The instruction mix of a pointwise layer with K = 32 (MobileNet's pw1)
+// under the floor-affine requantize, without its loads: 24 vpdpbusd (12
+// accumulators, two K steps each: 8 per 16 outputs) beside the epilogue of
+// 48 outputs, three vcvtdq2ps, vfmadd213ps {rd-sae} and vcvtps2dq {rd-sae}
+// chains, and the packs and permute of their bytes (two vpackssdw, a
+// vpackuswb and a vpermd per 64 outputs: three here). The vpdpbusd GOPS of
+// this loop are the layer's ceiling on the machine: one multiply-pipe
+// instruction per 8 vpdpbusd, 8/9 of the peak if each took one slot. Zen 5
+// (twenty-ninth session): 84-88% of the peak in the same run; the FMAs
+// cost about 0.55 cycles each, the conversions, packs and permute nothing
+// measurable (the generated pw1 loop, reassembled and run on L1-resident
+// data: 52.5 cycles per 96 vpdpbusd without its epilogue, 59.3 with it,
+// 54 without only its FMAs).
+__attribute__((target("avx512vnni,avx512bw"))) double dpbusdPointwiseK32Zmm() {
+  __m512i a = _mm512_set1_epi8(3), b = _mm512_set1_epi8(5);
+  __m512 f = _mm512_set1_ps(1.0f / 1024);
+  QNN_ZMM_ACCUMULATORS;
+#define QNN_K32_EPILOGUE(x, y)                                                 \
+  "vcvtdq2ps %[a], %%zmm" x "\n\t"                                             \
+  "vfmadd213ps %{rd-sae%}, %[f], %[f], %%zmm" x "\n\t"                         \
+  "vcvtps2dq %{rd-sae%}, %%zmm" x ", %%zmm" y "\n\t"
+#define QNN_K32_PACKS                                                          \
+  "vpackssdw %%zmm27, %%zmm25, %%zmm30\n\t"                                    \
+  "vpackuswb %%zmm30, %%zmm29, %%zmm30\n\t"                                    \
+  "vpermd %%zmm30, %[a], %%zmm30\n\t"
+#define QNN_DP_0_3 QNN_DP("c0") QNN_DP("c1") QNN_DP("c2") QNN_DP("c3")
+#define QNN_DP_4_7 QNN_DP("c4") QNN_DP("c5") QNN_DP("c6") QNN_DP("c7")
+#define QNN_DP_8_11 QNN_DP("c8") QNN_DP("c9") QNN_DP("c10") QNN_DP("c11")
+  double start = seconds();
+  for (long i = 0; i < kIterations; ++i)
+    __asm__ volatile(QNN_DP_0_3 QNN_DP_4_7 QNN_K32_EPILOGUE("24", "25")
+                         QNN_DP_8_11 QNN_DP_0_3 QNN_K32_EPILOGUE("26", "27")
+                             QNN_DP_4_7 QNN_DP_8_11 QNN_K32_EPILOGUE("28", "29")
+                     QNN_K32_PACKS:QNN_ZMM_OUTPUTS
+                     : [a] "v"(a), [b] "v"(b), [f] "v"(f)
+                     : "xmm24", "xmm25", "xmm26", "xmm27", "xmm28", "xmm29",
+                       "xmm30");
+#undef QNN_DP_0_3
+#undef QNN_DP_4_7
+#undef QNN_DP_8_11
+#undef QNN_K32_PACKS
+#undef QNN_K32_EPILOGUE
+  double elapsed = seconds() - start;
+  return 2.0 * 64 * 24 * kIterations / elapsed / 1e9;
+}
+
 void report(const char *name, double (*measure)()) {
   double best = 0;
   for (int r = 0; r < 3; ++r)
@@ -329,6 +377,7 @@ int main() {
     report("vpdpbusd zmm + vpmovzxbd 1:2", dpbusdTwicePmovzxbdZmm);
     report("vpdpbusd zmm + vmovdqa64 1:2", dpbusdTwiceMovdqaZmm);
     report("vpdpbusd zmm, broadcast operands", dpbusdBroadcastOperandZmm);
+    report("vpdpbusd zmm, K = 32 pointwise mix", dpbusdPointwiseK32Zmm);
     report("vpdpbusd zmm, paired operands", dpbusdPairOperandZmm);
   }
   if (__builtin_cpu_supports("avx512bw"))
