@@ -88,9 +88,10 @@ bool checkFit(const Case &c, const FloorAffine &f, std::mt19937_64 &rng) {
   for (int i = 0; i < 2000; ++i)
     if (!check(any(rng)) || !check(near(rng)))
       return false;
-  for (int64_t x : {-bound - 1, -bound, bound, bound + 1,
-                    int64_t(std::numeric_limits<int32_t>::min()),
-                    int64_t(std::numeric_limits<int32_t>::max())})
+  for (int64_t x :
+       {-bound - 1, -bound, int64_t(-2), int64_t(-1), int64_t(0), int64_t(1),
+        bound, bound + 1, int64_t(std::numeric_limits<int32_t>::min()),
+        int64_t(std::numeric_limits<int32_t>::max())})
     if (!check(x))
       return false;
   return true;

@@ -222,6 +222,16 @@ std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
     constraints.push_back({high - 1, k, false});
     below = high - 1;
   }
+  // The ends of each sign's half: a split fit takes its offsets from the
+  // constraints of one sign each, so the level at 0 (where it began below
+  // 0) and at -1 (where the next one begins above -1) bound them too.
+  // (Redundant for one offset; the level changes at 0 already give them.)
+  if (bound > 0) {
+    if (level(0) > lo)
+      constraints.push_back({0, level(0), true});
+    if (level(-1) < hi)
+      constraints.push_back({-1, level(-1) + 1, false});
+  }
   const Int128 none = Int128(1) << 120;
   // The fit of `slope`: one offset, or (`split`) one per sign of x.
   auto tryFit = [&](float slope, bool split) -> std::optional<FloorAffine> {
@@ -252,9 +262,11 @@ std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
     // |x * slope + offset| < 2^24 for |x| <= bound (float32 floors it
     // exactly) and < 2^(53 - q) (a float64 fma cannot round it onto the
     // next integer: its error stays below the 2^-q grid).
+    // Each sign's values are monotone in x: their ends, x = 0 and -1
+    // included, bound them.
     Int128 limit = std::min(Int128(1) << (q + 24), Int128(1) << 53);
-    for (Int128 end :
-         {Int128(bound) * sn + chosen[0], -Int128(bound) * sn + chosen[1]})
+    for (Int128 end : {Int128(bound) * sn + chosen[0], chosen[0],
+                       -Int128(bound) * sn + chosen[1], -sn + chosen[1]})
       if (end >= limit || -end >= limit)
         return std::nullopt;
     auto toFloat = [&](Int128 n) {
