@@ -258,6 +258,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
   lowerOptions.depthwiseSelfPaddingMinBytes =
       options.depthwiseSelfPaddingMinBytes;
   lowerOptions.floorAffine = options.floorAffine;
+  lowerOptions.addAffine = options.addAffine;
   pm.enableVerifier(options.verifyPasses);
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }

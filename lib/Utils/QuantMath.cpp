@@ -778,6 +778,79 @@ int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
   return std::clamp(out, qmin, qmax);
 }
 
+std::optional<AddAffine> fitAddAffine(const AddParams &p, RoundingRule rule,
+                                      bool isUnsigned, int64_t qmin,
+                                      int64_t qmax) {
+  if (rule != RoundingRule::TFLite && rule != RoundingRule::TFLiteSingle)
+    return std::nullopt;
+  const int64_t base = isUnsigned ? 0 : -128;
+  // The outputs less the output zero point for every pair of stored
+  // values, indexed by (x - base) * 256 + (y - base), and their bounds.
+  const int64_t zp = p.outputOffset, lo = qmin - zp, hi = qmax - zp;
+  std::vector<int16_t> outputs(65536);
+  for (int64_t x = 0; x < 256; ++x)
+    for (int64_t y = 0; y < 256; ++y)
+      outputs[x * 256 + y] = static_cast<int16_t>(
+          addQuantized(base + x, base + y, p, qmin, qmax, rule) - zp);
+  auto real = [](QuantizedMultiplier m) {
+    return std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
+  };
+  double lhsSlope = real(p.lhs) * std::ldexp(real(p.output), p.leftShift);
+  double rhsSlope = real(p.rhs) * std::ldexp(real(p.output), p.leftShift);
+  double largest = std::max(std::fabs(lhsSlope), std::fabs(rhsSlope));
+  if (!(largest > 0.0) || !std::isfinite(largest))
+    return std::nullopt;
+  constexpr int64_t kNone = std::numeric_limits<int64_t>::max() / 4;
+  // d for slopes a and c: the interval every pair allows (floor((a * x + c
+  // * y + d) / 2^q) is the output, or beyond it on a clamped side), and
+  // every a * x + c * y + d within int32 (at the corners: it is affine).
+  auto constant = [&](int64_t a, int64_t c, int q) -> std::optional<int64_t> {
+    int64_t lower = -kNone, upper = kNone;
+    for (int64_t x = 0; x < 256; ++x)
+      for (int64_t y = 0; y < 256; ++y) {
+        int64_t out = outputs[x * 256 + y];
+        int64_t sum = a * (base + x) + c * (base + y);
+        if (out > lo)
+          lower = std::max(lower, out * (int64_t(1) << q) - sum);
+        if (out < hi)
+          upper = std::min(upper, (out + 1) * (int64_t(1) << q) - sum - 1);
+        if (lower > upper)
+          return std::nullopt;
+      }
+    int64_t d = lower != -kNone ? lower : upper != kNone ? upper : 0;
+    for (int64_t x : {base, base + 255})
+      for (int64_t y : {base, base + 255}) {
+        int64_t v = a * x + c * y + d;
+        if (v < std::numeric_limits<int32_t>::min() ||
+            v > std::numeric_limits<int32_t>::max())
+          return std::nullopt;
+      }
+    return d;
+  };
+  // The scale 2^q that puts the larger slope in [2^21, 2^22) (each product
+  // of a stored byte below 2^30), or one or two below it where int32 would
+  // not hold the sums; the slopes within 2 of the nearest, nearest first.
+  int q0 = std::min(21 - static_cast<int>(std::floor(std::log2(largest))), 30);
+  for (int q = q0; q >= std::max(q0 - 2, 0); --q) {
+    int64_t a0 = std::llround(std::ldexp(lhsSlope, q));
+    int64_t c0 = std::llround(std::ldexp(rhsSlope, q));
+    for (int radius = 0; radius <= 2; ++radius)
+      for (int64_t da = -radius; da <= radius; ++da)
+        for (int64_t dc = -radius; dc <= radius; ++dc) {
+          int64_t a = a0 + da, c = c0 + dc;
+          if (std::max(std::abs(da), std::abs(dc)) != radius ||
+              std::abs(a) >= (int64_t(1) << 22) ||
+              std::abs(c) >= (int64_t(1) << 22))
+            continue;
+          if (std::optional<int64_t> d = constant(a, c, q))
+            return AddAffine{static_cast<int32_t>(a), static_cast<int32_t>(c),
+                             static_cast<int32_t>(*d), q,
+                             static_cast<int32_t>(zp)};
+        }
+  }
+  return std::nullopt;
+}
+
 QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,
                                          float outputScale) {
   return quantizeMultiplier(static_cast<double>(lhsScale) *

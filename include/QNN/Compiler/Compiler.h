@@ -83,6 +83,10 @@ struct CompileOptions {
   /// On the AVX-512 targets, rescale accumulators in the floor-affine form
   /// (LowerToLLVMOptions::floorAffine): the same integers.
   bool floorAffine = true;
+  /// ADD and SUB of 8-bit operands in their integer affine form where one
+  /// is exact on every operand pair (LowerToLLVMOptions::addAffine): the
+  /// same integers.
+  bool addAffine = true;
 };
 
 /// Multiply-adds of the module's convolutions and dense layers (qnn and

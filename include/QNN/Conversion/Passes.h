@@ -53,6 +53,8 @@ struct LowerToLLVMOptions {
   int64_t depthwiseSelfPaddingMinBytes = kDefaultDepthwiseSelfPaddingMinBytes;
   /// convert-qnn-to-linalg's floor-affine.
   bool floorAffine = true;
+  /// convert-qnn-to-linalg's add-affine.
+  bool addAffine = true;
 };
 
 /// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg,

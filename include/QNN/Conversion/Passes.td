@@ -66,6 +66,12 @@ def ConvertQNNToLinalg : Pass<"convert-qnn-to-linalg", "ModuleOp"> {
            "form where every channel has one (math::fitRescaleFloorAffine): "
            "one float32 fma rounded down per 16 lanes in the kernels, the "
            "same integers">,
+    Option<"addAffine", "add-affine", "bool", /*default=*/"true",
+           "ADD and SUB of 8-bit operands under TFLite's rules as one "
+           "integer affine form, clamp((a * x + c * y + d) >> q), where one "
+           "gives TFLite's result on every pair of operand values "
+           "(math::fitAddAffine checks all 65536): two i32 multiplies per "
+           "lane instead of three fixed-point rescales, on every target">,
     Option<"depthwiseSelfPaddingMinBytes",
            "depthwise-self-padding-min-bytes", "int64_t",
            /*default=*/"::mlir::qnn::kDefaultDepthwiseSelfPaddingMinBytes",

@@ -331,6 +331,25 @@ int64_t addQuantizedONNX(int64_t lhs, int64_t rhs, float lhsScale,
 int64_t addQuantized(int64_t lhs, int64_t rhs, const AddParams &p, int64_t qmin,
                      int64_t qmax, RoundingRule rule = RoundingRule::TFLite);
 
+/// TFLite's ADD or SUB of two 8-bit operands as one integer affine form:
+/// clamp((a * lhs + c * rhs + d) >> q, qmin - zeroPoint, qmax - zeroPoint)
+/// + zeroPoint, the shift arithmetic (a floor), every intermediate within
+/// int32.
+struct AddAffine {
+  int32_t a, c, d;
+  int q;
+  int32_t zeroPoint;
+};
+/// The affine form of `addQuantized(lhs, rhs, p, qmin, qmax, rule)` (`rule`
+/// TFLite or TFLiteSingle) for stored 8-bit operands (`isUnsigned`: 0..255,
+/// else -128..127), exact on all 256 x 256 pairs (each is checked), or none:
+/// the slopes nearest the real ones, lhsScale / outputScale and
+/// +-rhsScale / outputScale, at a scale 2^q that keeps them below 2^22,
+/// and the smallest constant d that every pair allows.
+std::optional<AddAffine> fitAddAffine(const AddParams &p, RoundingRule rule,
+                                      bool isUnsigned, int64_t qmin,
+                                      int64_t qmax);
+
 /// The multiplier of TFLite's quantized MUL:
 /// `double(lhsScale) * double(rhsScale) / double(outputScale)`.
 QuantizedMultiplier computeMulMultiplier(float lhsScale, float rhsScale,

@@ -49,6 +49,7 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
      << " depthwise-self-padding-min-bytes="
      << options.depthwiseSelfPaddingMinBytes
      << " floor-affine=" << (options.floorAffine ? "true" : "false")
+     << " add-affine=" << (options.addAffine ? "true" : "false")
      << "},func.func(tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
         "tosa-to-tensor,convert-elementwise-to-linalg),canonicalize,";
   // Elementwise chains (bias add, requantize, clamp, activations) are fused
@@ -155,6 +156,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("rescale accumulators in the floor-affine form on the "
                      "AVX-512 targets (convert-qnn-to-linalg)"),
       llvm::cl::init(true)};
+  Option<bool> addAffine{
+      *this, "add-affine",
+      llvm::cl::desc("8-bit ADD and SUB in their integer affine form where "
+                     "one is exact (convert-qnn-to-linalg)"),
+      llvm::cl::init(true)};
 };
 } // namespace
 
@@ -180,6 +186,7 @@ void qnn::registerLowerToLLVMPipeline() {
         opts.depthwiseSelfPaddingMinBytes =
             options.depthwiseSelfPaddingMinBytes;
         opts.floorAffine = options.floorAffine;
+        opts.addAffine = options.addAffine;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

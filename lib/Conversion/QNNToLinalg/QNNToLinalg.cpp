@@ -1500,8 +1500,13 @@ static AffineMap broadcastMap(OpBuilder &b, RankedTensorType operand,
 
 template <typename BinaryOp>
 struct BinaryLowering : OpConversionPattern<BinaryOp> {
-  using OpConversionPattern<BinaryOp>::OpConversionPattern;
   using OpAdaptor = typename BinaryOp::Adaptor;
+  /// `addAffine`: ADD and SUB of 8-bit operands under TFLite's rules take
+  /// their integer affine form where one is exact (qmath::fitAddAffine).
+  BinaryLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 bool addAffine = false)
+      : OpConversionPattern<BinaryOp>(converter, ctx), addAffine(addAffine) {}
+  bool addAffine;
 
   LogicalResult
   matchAndRewrite(BinaryOp op, OpAdaptor adaptor,
@@ -1565,8 +1570,43 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
               qmin, qmax));
       divTable = constTensor(rewriter, loc, storage, table);
     }
+    // ADD and SUB of 8-bit operands as one affine form, exact on every
+    // pair of stored values: two i32 multiplies, adds and a shift per lane
+    // where TFLite's sequence takes three rescales (six 32x32->64-bit
+    // multiplies).
+    std::optional<qmath::AddAffine> affine;
+    if constexpr (std::is_same_v<BinaryOp, AddOp> ||
+                  std::is_same_v<BinaryOp, SubtractOp>) {
+      Type element = resultType.getElementType();
+      if (addAffine && element.getIntOrFloatBitWidth() == 8 &&
+          op.getLhs().getType().getElementType() == element &&
+          op.getRhs().getType().getElementType() == element &&
+          (op.getRounding() == Rounding::tflite || single))
+        affine = qmath::fitAddAffine(
+            (std::is_same_v<BinaryOp, SubtractOp> ? qmath::computeSubParams
+                                                  : qmath::computeAddParams)(
+                lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp),
+            toRoundingRule(op.getRounding()), isUnsigned, qmin, qmax);
+    }
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
+      if (affine) {
+        auto term = [&](Value x, int32_t k) -> Value {
+          return arith::MulIOp::create(b, l, extendTo(b, l, x, i32, isUnsigned),
+                                       intConst(b, l, i32, k));
+        };
+        Value v = arith::AddIOp::create(
+            b, l,
+            arith::AddIOp::create(b, l, term(args[0], affine->a),
+                                  term(args[1], affine->c)),
+            intConst(b, l, i32, affine->d));
+        v = arith::ShRSIOp::create(b, l, v, intConst(b, l, i32, affine->q));
+        linalg::YieldOp::create(
+            b, l,
+            addZeroPointClampAndNarrow(b, l, v, affine->zeroPoint, qmin, qmax,
+                                       storage));
+        return;
+      }
       // TFLite's sequences end in an i32 rescaled value plus an offset:
       // the i32 is clamped to the range less the offset, then the offset
       // added (addZeroPointClampAndNarrow), on 32-bit lanes (adding the
@@ -2927,8 +2967,7 @@ struct ConvertQNNToLinalgPass
     patterns.add<RequantizeLowering>(converter, ctx, floor);
     patterns.add<
         QuantizeLowering, DequantizeLowering, PoolLowering<AvgPool2DOp>,
-        PoolLowering<MaxPool2DOp>, BinaryLowering<AddOp>,
-        BinaryLowering<SubtractOp>, BinaryLowering<MulOp>,
+        PoolLowering<MaxPool2DOp>, BinaryLowering<MulOp>,
         BinaryLowering<SquaredDifferenceOp>, BinaryLowering<DivOp>,
         TableActivationLowering<HardSwishOp>,
         TableActivationLowering<SigmoidOp>, TableActivationLowering<TanhOp>,
@@ -2942,6 +2981,8 @@ struct ConvertQNNToLinalgPass
         ReduceSumLowering, GlobalAvgPoolLowering, ResizeBilinearLowering,
         UnsignedMaxMinLowering<tosa::MinimumOp, false>, ConstantRetyping>(
         converter, ctx);
+    patterns.add<BinaryLowering<AddOp>, BinaryLowering<SubtractOp>>(
+        converter, ctx, addAffine);
     patterns.add<Conv2DLowering>(converter, ctx, target,
                                  depthwiseSelfPaddingMinBytes);
     patterns.add<DenseLowering>(converter, ctx, target);

@@ -478,6 +478,52 @@ def tvm_fixed_point(x, real, rule):
     return (prod + rnd) >> n
 
 
+def emit_binary(kind, t, rule, params, lhs, rhs, osh, res):
+    """A program of one qnn.<kind> (params: ls, lz, rs, rz, os_, oz) of the
+    constants lhs and rhs ((shape, values) each), expecting `res`."""
+    ls, lz, rs, rz, os_, oz = params
+    (ash, a), (bsh, b) = lhs, rhs
+    body = [
+        ("%%y = qnn.%s %%a, %%b {lhs_scale = %s : f32, lhs_zero_point = %d : i32, "
+         "output_scale = %s : f32, output_zero_point = %d : i32, rhs_scale = %s : f32, "
+         "rhs_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : (%s, %s) -> %s") % (
+            kind, fmt_f(ls), lz, fmt_f(os_), oz, fmt_f(rs), rz, rule,
+            ttype(ash, t), ttype(bsh, t), ttype(osh, t)),
+        "return %%y : %s" % ttype(osh, t),
+    ]
+    emit([("a", ash, t, a), ("b", bsh, t, b)],
+         [l.replace("%%", "%") for l in body], osh, t, res)
+
+
+def tflite_add(kind, mul, x, y, ls, lz, rs, rz, os_, oz):
+    """TFLite's ADD (SUB: the rhs multiplier negated) before the clamp."""
+    twice = 2.0 * max(ls, rs)
+    lm, lsft = quantize_multiplier(ls / twice)
+    rm, rsft = quantize_multiplier(rs / twice)
+    if kind == "subtract":
+        rm = -rm
+    om, osft = quantize_multiplier(twice / ((1 << 20) * os_))
+    xa = wrap32((x - lz) << 20)
+    yb = wrap32((y - rz) << 20)
+    s = wrap32(mul(xa, lm, lsft) + mul(yb, rm, rsft))
+    return mul(s, om, osft) + oz
+
+
+def case_binary_pairs(kind, t, rule, params):
+    """TFLite's ADD or SUB on every pair of stored values: a 256x1 lhs of
+    every value broadcast against a 1x256 rhs of every value."""
+    mul = mbqm_single if rule == "tflite_single" else mbqm
+    lo, hi = storage(t)
+    ls, lz, rs, rz, os_, oz = params
+    ls, rs, os_ = f32(ls), f32(rs), f32(os_)
+    values = list(range(lo, hi + 1))
+    res = [max(lo, min(hi, tflite_add(kind, mul, x, y, ls, lz, rs, rz, os_, oz)))
+           for x in values for y in values]
+    ash, bsh, osh = [256, 1], [1, 256], [256, 256]
+    emit_binary(kind, t, rule, (ls, lz, rs, rz, os_, oz), (ash, values),
+                (bsh, values), osh, res)
+
+
 def case_binary(kind, t, rule="tflite", scales=None):
     rng = Rng(13)
     mul = mbqm_single if rule == "tflite_single" else mbqm
@@ -516,31 +562,13 @@ def case_binary(kind, t, rule="tflite", scales=None):
                     s = f32(xa - yb) if kind == "subtract" else f32(xa + yb)
                     v = round(f32(s / os_)) + oz
                 elif kind in ("add", "subtract"):
-                    # TFLite's SUB is ADD with the rhs multiplier negated.
-                    twice = 2.0 * max(ls, rs)
-                    lm, lsft = quantize_multiplier(ls / twice)
-                    rm, rsft = quantize_multiplier(rs / twice)
-                    if kind == "subtract":
-                        rm = -rm
-                    om, osft = quantize_multiplier(twice / ((1 << 20) * os_))
-                    xa = wrap32((x - lz) << 20)
-                    yb = wrap32((y - rz) << 20)
-                    s = wrap32(mul(xa, lm, lsft) + mul(yb, rm, rsft))
-                    v = mul(s, om, osft) + oz
+                    v = tflite_add(kind, mul, x, y, ls, lz, rs, rz, os_, oz)
                 else:
                     m, sh = quantize_multiplier(ls * rs / os_)
                     v = mul(wrap32((x - lz) * (y - rz)), m, sh) + oz
                 res.append(max(lo, min(hi, v)))
-    body = [
-        ("%%y = qnn.%s %%a, %%b {lhs_scale = %s : f32, lhs_zero_point = %d : i32, "
-         "output_scale = %s : f32, output_zero_point = %d : i32, rhs_scale = %s : f32, "
-         "rhs_zero_point = %d : i32, rounding = #qnn.rounding<%s>} : (%s, %s) -> %s") % (
-            kind, fmt_f(ls), lz, fmt_f(os_), oz, fmt_f(rs), rz, rule,
-            ttype(ash, t), ttype(bsh, t), ttype(osh, t)),
-        "return %%y : %s" % ttype(osh, t),
-    ]
-    emit([("a", ash, t, a), ("b", bsh, t, b)],
-         [l.replace("%%", "%") for l in body], osh, t, res)
+    emit_binary(kind, t, rule, (ls, lz, rs, rz, os_, oz), (ash, a), (bsh, b),
+                osh, res)
 
 
 def case_quantize_roundtrip(t):
@@ -973,6 +1001,19 @@ CASES = {
     "add_i8_onnx": lambda: case_binary("add", "i8", "onnx"),
     "subtract_i8_onnx": lambda: case_binary("subtract", "i8", "onnx"),
     "mul_i8_single": lambda: case_binary("mul", "i8", "tflite_single"),
+    # Every pair of operand values (add-affine.test): MobileNet v2's second
+    # residual ADD; a uint8 SUB; scales of small ratios (ties: no affine
+    # form under double rounding); slopes 2^6 apart (no affine form).
+    "add_pairs_i8_single": lambda: case_binary_pairs(
+        "add", "i8", "tflite_single",
+        (0.0217414033, 14, 0.0194255598, 17, 0.0276931245, 1)),
+    "subtract_pairs_u8": lambda: case_binary_pairs(
+        "subtract", "ui8", "tflite", (0.0517, 120, 0.0293, 128, 0.0811, 130)),
+    "subtract_pairs_u8_ties": lambda: case_binary_pairs(
+        "subtract", "ui8", "tflite", (0.05, 120, 0.03, 128, 0.08, 130)),
+    "add_pairs_i8_steep": lambda: case_binary_pairs(
+        "add", "i8", "tflite",
+        (0.00388743123, -57, 0.157561243, 38, 0.0633554235, 50)),
     "concat_u8": lambda: case_concat("ui8"),
     "concat_i8": lambda: case_concat("i8"),
     "quantize_roundtrip_u8": lambda: case_quantize_roundtrip("ui8"),
