@@ -85,6 +85,12 @@ static cl::opt<bool> floorAffine("floor-affine",
                                  cl::desc(mlir::qnn::kFloorAffineHelp),
                                  cl::init(true), cl::cat(compileCategory));
 
+// ADD and SUB in their integer affine form (CompileOptions::addAffine);
+// =false keeps TFLite's fixed-point sequence.
+static cl::opt<bool> addAffine("add-affine",
+                               cl::desc(mlir::qnn::kAddAffineHelp),
+                               cl::init(true), cl::cat(compileCategory));
+
 // Hidden, as in qnn-run: the threshold of the depthwise kernels' own
 // padding (CompileOptions::depthwiseSelfPaddingMinBytes).
 static cl::opt<int64_t> depthwiseSelfPaddingMinBytes(
@@ -179,6 +185,7 @@ int main(int argc, char **argv) {
       resolveThreads(*module, options.compile, /*jit=*/false);
   options.compile.fuseToNPU = npuFuse;
   options.compile.floorAffine = floorAffine;
+  options.compile.addAffine = addAffine;
   options.compile.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   options.prefix = prefix;
   options.cpu = cpu;

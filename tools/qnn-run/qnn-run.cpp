@@ -58,6 +58,12 @@ static cl::opt<bool> floorAffine("floor-affine",
                                  cl::desc(mlir::qnn::kFloorAffineHelp),
                                  cl::init(true), cl::cat(runCategory));
 
+// ADD and SUB in their integer affine form (CompileOptions::addAffine);
+// =false keeps TFLite's fixed-point sequence.
+static cl::opt<bool> addAffine("add-affine",
+                               cl::desc(mlir::qnn::kAddAffineHelp),
+                               cl::init(true), cl::cat(runCategory));
+
 static cl::opt<std::string>
     inputFile(cl::Positional, cl::desc("<program.mlir, model.tflite or model.onnx>"),
               cl::Required, cl::cat(runCategory));
@@ -393,6 +399,7 @@ static int executeNative(ModuleOp module, func::FuncOp func) {
   applyThreadsCLOption(options);
   options.fuseToNPU = npuFuse;
   options.floorAffine = floorAffine;
+  options.addAffine = addAffine;
   options.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {

@@ -132,6 +132,12 @@ inline constexpr const char *kFloorAffineHelp =
     "float32 fma rounded down per 16 lanes where every channel has an exact "
     "floor-affine form (default; the same integers)";
 
+/// The help text of the tools' `--add-affine` (CompileOptions::addAffine).
+inline constexpr const char *kAddAffineHelp =
+    "Compute ADD and SUB of 8-bit operands as one integer affine form where "
+    "one gives TFLite's result on every operand pair (default; the same "
+    "integers)";
+
 /// The help text of the tools' hidden `--depthwise-self-padding-min-bytes`
 /// (CompileOptions::depthwiseSelfPaddingMinBytes).
 inline constexpr const char *kDepthwiseSelfPaddingHelp =

@@ -1591,16 +1591,20 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();
       if (affine) {
+        // One statement per value: the IR is the same whatever the C++
+        // compiler's order of evaluating arguments.
         auto term = [&](Value x, int32_t k) -> Value {
-          return arith::MulIOp::create(b, l, extendTo(b, l, x, i32, isUnsigned),
-                                       intConst(b, l, i32, k));
+          Value wide = extendTo(b, l, x, i32, isUnsigned);
+          Value factor = intConst(b, l, i32, k);
+          return arith::MulIOp::create(b, l, wide, factor);
         };
-        Value v = arith::AddIOp::create(
-            b, l,
-            arith::AddIOp::create(b, l, term(args[0], affine->a),
-                                  term(args[1], affine->c)),
-            intConst(b, l, i32, affine->d));
-        v = arith::ShRSIOp::create(b, l, v, intConst(b, l, i32, affine->q));
+        Value lhsTerm = term(args[0], affine->a);
+        Value rhsTerm = term(args[1], affine->c);
+        Value sum = arith::AddIOp::create(b, l, lhsTerm, rhsTerm);
+        Value d = intConst(b, l, i32, affine->d);
+        Value v = arith::AddIOp::create(b, l, sum, d);
+        Value q = intConst(b, l, i32, affine->q);
+        v = arith::ShRSIOp::create(b, l, v, q);
         linalg::YieldOp::create(
             b, l,
             addZeroPointClampAndNarrow(b, l, v, affine->zeroPoint, qmin, qmax,

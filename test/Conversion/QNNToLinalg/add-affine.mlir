@@ -1,4 +1,5 @@
 // RUN: qnn-opt %s --convert-qnn-to-linalg | FileCheck %s
+// RUN: qnn-opt %s --convert-qnn-to-linalg | FileCheck %s --check-prefix=NOI64
 // RUN: qnn-opt %s --convert-qnn-to-linalg="add-affine=false" | FileCheck %s --check-prefix=OFF
 // TFLite's ADD and SUB of 8-bit operands as one integer affine form,
 // clamp((a * x + c * y + d) >> q, qmin - zp, qmax - zp) + zp, where
@@ -10,24 +11,30 @@
 // MobileNet v2's second residual ADD (int8, single rounding).
 // CHECK-LABEL: func.func @add
 // CHECK: linalg.generic
-// CHECK-DAG: %[[D:.*]] = arith.constant -94019311 : i32
-// CHECK-DAG: %[[C:.*]] = arith.constant 2942127 : i32
-// CHECK-DAG: %[[A:.*]] = arith.constant 3292877 : i32
-// CHECK-DAG: %[[Y:.*]] = arith.extsi %in_0 : i8 to i32
-// CHECK-DAG: %[[CY:.*]] = arith.muli %[[Y]], %[[C]] : i32
-// CHECK-DAG: %[[X:.*]] = arith.extsi %in : i8 to i32
-// CHECK-DAG: %[[AX:.*]] = arith.muli %[[X]], %[[A]] : i32
-// CHECK: %[[S:.*]] = arith.addi %[[AX]], %[[CY]] : i32
-// CHECK: %[[V:.*]] = arith.addi %[[S]], %[[D]] : i32
-// CHECK: %[[Q:.*]] = arith.constant 22 : i32
-// CHECK: %[[F:.*]] = arith.shrsi %[[V]], %[[Q]] : i32
-// CHECK: arith.maxsi %[[F]], %{{.*}} : i32
-// CHECK: arith.minsi
-// CHECK: arith.constant 1 : i32
-// CHECK: arith.addi
-// CHECK: arith.trunci %{{.*}} : i32 to i8
-// CHECK-NOT: i64
-// CHECK: linalg.yield
+// CHECK: %[[X:.*]] = arith.extsi %in : i8 to i32
+// CHECK-NEXT: %[[A:.*]] = arith.constant 3292877 : i32
+// CHECK-NEXT: %[[AX:.*]] = arith.muli %[[X]], %[[A]] : i32
+// CHECK-NEXT: %[[Y:.*]] = arith.extsi %in_0 : i8 to i32
+// CHECK-NEXT: %[[C:.*]] = arith.constant 2942127 : i32
+// CHECK-NEXT: %[[CY:.*]] = arith.muli %[[Y]], %[[C]] : i32
+// CHECK-NEXT: %[[S:.*]] = arith.addi %[[AX]], %[[CY]] : i32
+// CHECK-NEXT: %[[D:.*]] = arith.constant -94019311 : i32
+// CHECK-NEXT: %[[V:.*]] = arith.addi %[[S]], %[[D]] : i32
+// CHECK-NEXT: %[[Q:.*]] = arith.constant 22 : i32
+// CHECK-NEXT: %[[F:.*]] = arith.shrsi %[[V]], %[[Q]] : i32
+// CHECK-NEXT: %[[LO:.*]] = arith.constant -129 : i32
+// CHECK-NEXT: arith.maxsi %[[F]], %[[LO]] : i32
+// CHECK: arith.constant 126 : i32
+// CHECK-NEXT: arith.minsi
+// CHECK-NEXT: arith.constant 1 : i32
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: arith.trunci %{{.*}} : i32 to i8
+// CHECK-NEXT: linalg.yield
+// No 64-bit value in the body:
+// NOI64-LABEL: func.func @add
+// NOI64: linalg.generic
+// NOI64-NOT: i64
+// NOI64: linalg.yield
 // OFF-LABEL: func.func @add
 // OFF: arith.muli %{{.*}}, %{{.*}} : i64
 func.func @add(%a: tensor<1x4x16xi8>, %b: tensor<1x4x16xi8>) -> tensor<1x4x16xi8> {
@@ -39,14 +46,19 @@ func.func @add(%a: tensor<1x4x16xi8>, %b: tensor<1x4x16xi8>) -> tensor<1x4x16xi8
 // operands, the broadcast rhs's map kept.
 // CHECK-LABEL: func.func @sub
 // CHECK: linalg.generic {indexing_maps = [#map1, #map2, #map1]
-// CHECK-DAG: arith.constant -1515328 : i32
-// CHECK-DAG: arith.constant 2673804 : i32
-// CHECK-DAG: arith.extui %in_0 : i8 to i32
-// CHECK-DAG: arith.extui %in : i8 to i32
+// CHECK: arith.extui %in : i8 to i32
+// CHECK-NEXT: arith.constant 2673804 : i32
+// CHECK-NEXT: arith.muli
+// CHECK-NEXT: arith.extui %in_0 : i8 to i32
+// CHECK-NEXT: arith.constant -1515328 : i32
+// CHECK-NEXT: arith.muli
 // CHECK: arith.shrsi %{{.*}}, %{{.*}} : i32
 // CHECK: arith.constant 130 : i32
-// CHECK-NOT: i64
 // CHECK: linalg.yield
+// NOI64-LABEL: func.func @sub
+// NOI64: linalg.generic
+// NOI64-NOT: i64
+// NOI64: linalg.yield
 func.func @sub(%a: tensor<2x16xui8>, %b: tensor<1x16xui8>) -> tensor<2x16xui8> {
   %0 = qnn.subtract %a, %b {lhs_scale = 0.0517 : f32, lhs_zero_point = 120 : i32, output_scale = 0.0811 : f32, output_zero_point = 130 : i32, rhs_scale = 0.0293 : f32, rhs_zero_point = 128 : i32} : (tensor<2x16xui8>, tensor<1x16xui8>) -> tensor<2x16xui8>
   return %0 : tensor<2x16xui8>
