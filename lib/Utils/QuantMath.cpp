@@ -137,6 +137,11 @@ Dyadic toDyadic(float v) {
   return d;
 }
 
+/// The real multiplier m stands for: multiplier * 2^(shift - 31).
+double realMultiplier(QuantizedMultiplier m) {
+  return std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
+}
+
 /// floor(a / 2^q) for q >= 0.
 Int128 floorShift(Int128 a, int q) {
   Int128 p = Int128(1) << q;
@@ -188,7 +193,7 @@ std::optional<FloorAffine> fitRescaleFloorAffine(QuantizedMultiplier m,
       (level(std::numeric_limits<int32_t>::min()) != first ||
        level(std::numeric_limits<int32_t>::max()) != last))
     return std::nullopt;
-  double real = std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
+  double real = realMultiplier(m);
   // The constraints: at x, x * slope + offset(x) >= k (atLeast) or < k.
   struct Constraint {
     int64_t x, k;
@@ -792,11 +797,9 @@ std::optional<AddAffine> fitAddAffine(const AddParams &p, RoundingRule rule,
     for (int64_t y = 0; y < 256; ++y)
       outputs[x * 256 + y] = static_cast<int16_t>(
           addQuantized(base + x, base + y, p, qmin, qmax, rule) - zp);
-  auto real = [](QuantizedMultiplier m) {
-    return std::ldexp(static_cast<double>(m.multiplier), m.shift - 31);
-  };
-  double lhsSlope = real(p.lhs) * std::ldexp(real(p.output), p.leftShift);
-  double rhsSlope = real(p.rhs) * std::ldexp(real(p.output), p.leftShift);
+  double output = std::ldexp(realMultiplier(p.output), p.leftShift);
+  double lhsSlope = realMultiplier(p.lhs) * output;
+  double rhsSlope = realMultiplier(p.rhs) * output;
   double largest = std::max(std::fabs(lhsSlope), std::fabs(rhsSlope));
   if (!(largest > 0.0) || !std::isfinite(largest))
     return std::nullopt;
@@ -805,15 +808,16 @@ std::optional<AddAffine> fitAddAffine(const AddParams &p, RoundingRule rule,
   // * y + d) / 2^q) is the output, or beyond it on a clamped side), and
   // every a * x + c * y + d within int32 (at the corners: it is affine).
   auto constant = [&](int64_t a, int64_t c, int q) -> std::optional<int64_t> {
+    const int64_t unit = int64_t(1) << q;
     int64_t lower = -kNone, upper = kNone;
     for (int64_t x = 0; x < 256; ++x)
       for (int64_t y = 0; y < 256; ++y) {
         int64_t out = outputs[x * 256 + y];
         int64_t sum = a * (base + x) + c * (base + y);
         if (out > lo)
-          lower = std::max(lower, out * (int64_t(1) << q) - sum);
+          lower = std::max(lower, out * unit - sum);
         if (out < hi)
-          upper = std::min(upper, (out + 1) * (int64_t(1) << q) - sum - 1);
+          upper = std::min(upper, (out + 1) * unit - sum - 1);
         if (lower > upper)
           return std::nullopt;
       }

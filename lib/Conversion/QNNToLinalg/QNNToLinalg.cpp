@@ -1574,14 +1574,12 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     // pair of stored values: two i32 multiplies, adds and a shift per lane
     // where TFLite's sequence takes three rescales (six 32x32->64-bit
     // multiplies).
+    // (The verifier gives operands and result one 8-bit element type;
+    // fitAddAffine refuses rules other than TFLite's.)
     std::optional<qmath::AddAffine> affine;
     if constexpr (std::is_same_v<BinaryOp, AddOp> ||
                   std::is_same_v<BinaryOp, SubtractOp>) {
-      Type element = resultType.getElementType();
-      if (addAffine && element.getIntOrFloatBitWidth() == 8 &&
-          op.getLhs().getType().getElementType() == element &&
-          op.getRhs().getType().getElementType() == element &&
-          (op.getRounding() == Rounding::tflite || single))
+      if (addAffine)
         affine = qmath::fitAddAffine(
             (std::is_same_v<BinaryOp, SubtractOp> ? qmath::computeSubParams
                                                   : qmath::computeAddParams)(
