@@ -23,6 +23,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/X86TargetParser.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -259,6 +260,7 @@ LogicalResult qnn::buildCompilerPipeline(PassManager &pm,
       options.depthwiseSelfPaddingMinBytes;
   lowerOptions.floorAffine = options.floorAffine;
   lowerOptions.addAffine = options.addAffine;
+  lowerOptions.profileKernels = options.profile;
   pm.enableVerifier(options.verifyPasses);
   return buildLowerToLLVMPipeline(pm, lowerOptions);
 }
@@ -394,6 +396,9 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
     return makeError("lowering to the LLVM dialect failed");
   result->loweringSeconds = seconds(start);
   start = Clock::now();
+  if (auto sites = (*module)->getAttrOfType<ArrayAttr>(kProfileSitesAttrName))
+    for (auto name : sites.getAsValueRange<StringAttr>())
+      result->profileSites.push_back(name.str());
 
   ExecutionEngineOptions engineOptions;
   SmallVector<StringRef> sharedLibs = {QNN_C_RUNNER_UTILS};
@@ -442,8 +447,50 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
   // What invokePacked did before its first call: run the module's
   // initializers (global constructors), once.
   result->engine->initialize();
+  if (!result->profileSites.empty()) {
+    auto counters = result->engine->lookup(kProfileCountersName);
+    if (!counters)
+      return counters.takeError();
+    result->profileCounters = static_cast<uint64_t *>(*counters);
+    result->resetProfile();
+  }
   result->llvmSeconds = seconds(start);
   return result;
+}
+
+/// The cycle counter that llvm.readcyclecounter reads in the JIT's code
+/// (x86: the time-stamp counter, at a constant rate on the CPUs with
+/// AVX-512); 0 where this build cannot read it.
+static uint64_t readCycleCounter() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_ia32_rdtsc();
+#else
+  return 0;
+#endif
+}
+
+void CompiledModule::resetProfile() {
+  if (!profileCounters)
+    return;
+  std::fill(profileCounters, profileCounters + 2 * profileSites.size(), 0);
+  profileStart = std::chrono::steady_clock::now();
+  profileStartTicks = readCycleCounter();
+}
+
+std::vector<KernelProfile> CompiledModule::getProfile() const {
+  std::vector<KernelProfile> profile;
+  uint64_t ticks = readCycleCounter() - profileStartTicks;
+  double elapsed = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - profileStart)
+                       .count();
+  if (!profileCounters || ticks == 0 || elapsed <= 0)
+    return profile;
+  double secondsPerTick = elapsed / static_cast<double>(ticks);
+  for (auto [i, kernel] : llvm::enumerate(profileSites))
+    profile.push_back(
+        {kernel, profileCounters[2 * i + 1],
+         static_cast<double>(profileCounters[2 * i]) * secondsPerTick});
+  return profile;
 }
 
 std::string qnn::getLLVMPipeline(unsigned optLevel) {

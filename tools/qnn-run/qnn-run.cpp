@@ -36,6 +36,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -45,6 +46,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::qnn;
@@ -103,6 +105,12 @@ static cl::opt<unsigned>
            cl::desc("Run the native code N more times and print "
                     "the median and minimum time"),
            cl::init(0), cl::cat(runCategory));
+static cl::opt<bool> profile(
+    "profile",
+    cl::desc("Time every convolution kernel call (the runs of --repeat, "
+             "else the one run) and print each call site's calls and time "
+             "per run, slowest first, and the time outside the kernels"),
+    cl::cat(runCategory));
 static cl::opt<unsigned> optLevel(
     "opt-level",
     cl::desc(mlir::qnn::kOptLevelHelp),
@@ -400,6 +408,7 @@ static int executeNative(ModuleOp module, func::FuncOp func) {
   options.fuseToNPU = npuFuse;
   options.floorAffine = floorAffine;
   options.addAffine = addAffine;
+  options.profile = profile;
   options.depthwiseSelfPaddingMinBytes = depthwiseSelfPaddingMinBytes;
   auto compiled = CompiledModule::compile(std::move(copy), options);
   if (!compiled) {
@@ -421,6 +430,35 @@ static int executeNative(ModuleOp module, func::FuncOp func) {
   return 0;
 }
 
+/// --profile's table: each kernel call site's calls and microseconds per
+/// run and share of the run, slowest first, then the time outside them.
+static void printProfile(ArrayRef<KernelProfile> sites, unsigned runs,
+                         double totalMs) {
+  double runUs = totalMs * 1e3 / runs, kernelsUs = 0;
+  SmallVector<size_t> order;
+  for (size_t i = 0; i < sites.size(); ++i) {
+    order.push_back(i);
+    kernelsUs += sites[i].seconds * 1e6 / runs;
+  }
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    return sites[a].seconds > sites[b].seconds;
+  });
+  llvm::outs() << "profile: " << sites.size() << " kernel call sites, " << runs
+               << " run(s), " << llvm::format("%.1f", runUs) << " us per run\n"
+               << "  site  calls/run    us/run  % of run  kernel\n";
+  auto row = [&](StringRef site, StringRef calls, double us, StringRef name) {
+    llvm::outs() << llvm::format("  %4s %10s %9.2f %8.1f%%  ",
+                                 site.str().c_str(), calls.str().c_str(), us,
+                                 runUs > 0 ? 100 * us / runUs : 0.0)
+                 << name << "\n";
+  };
+  for (size_t i : order)
+    row(("#" + Twine(i)).str(),
+        llvm::formatv("{0:F2}", double(sites[i].calls) / runs).str(),
+        sites[i].seconds * 1e6 / runs, sites[i].kernel);
+  row("", "", std::max(0.0, runUs - kernelsUs), "(outside the kernels)");
+}
+
 /// Runs compiled code on one set of inputs; prints, times and compares.
 static int runNative(CompiledModule &program, func::FuncOp func,
                      ArrayRef<ref::Tensor> tensors, StringRef targetName) {
@@ -436,10 +474,15 @@ static int runNative(CompiledModule &program, func::FuncOp func,
     in.push_back(b.data());
   for (auto &b : outBuffers)
     out.push_back(b.data());
+  auto firstStart = std::chrono::steady_clock::now();
   if (llvm::Error err = program.run(in, out)) {
     llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
+  double profiledMs = std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - firstStart)
+                          .count();
+  unsigned profiledRuns = 1;
   SmallVector<ref::Tensor> results;
   for (auto [bytes, type] : llvm::zip(outBuffers, program.getOutputTypes())) {
     std::string error;
@@ -455,6 +498,9 @@ static int runNative(CompiledModule &program, func::FuncOp func,
     return 1;
 
   if (repeat > 0) {
+    // The profile covers the repeated runs only (the first one also pays
+    // for first touches of the code and the buffers).
+    program.resetProfile();
     std::vector<double> times;
     for (unsigned i = 0; i < repeat; ++i) {
       auto start = std::chrono::steady_clock::now();
@@ -466,6 +512,8 @@ static int runNative(CompiledModule &program, func::FuncOp func,
                           std::chrono::steady_clock::now() - start)
                           .count());
     }
+    profiledMs = std::accumulate(times.begin(), times.end(), 0.0);
+    profiledRuns = repeat;
     std::sort(times.begin(), times.end());
     unsigned compiledThreads = program.getThreads();
     llvm::outs() << "time: target=" << targetName << " threads="
@@ -480,6 +528,9 @@ static int runNative(CompiledModule &program, func::FuncOp func,
                  << " s llvm=" << llvm::format("%.3f", program.getLLVMSeconds())
                  << " s\n";
   }
+
+  if (profile)
+    printProfile(program.getProfile(), profiledRuns, profiledMs);
 
   if (corruptElement >= 0 && !results.empty() && !results[0].isFloat() &&
       corruptElement < results[0].numElements())
@@ -504,11 +555,11 @@ int main(int argc, char **argv) {
   cl::OptionCategory &threadsCategory = registerThreadsCLOption();
   cl::HideUnrelatedOptions({&runCategory, &importCategory, &threadsCategory});
   cl::ParseCommandLineOptions(argc, argv, "qnn-mlir program runner\n");
-  if (reference &&
-      (compareReference || repeat > 0 || !target.empty() || inputSets)) {
-    llvm::errs()
-        << "qnn-run: --target, --compare-reference, --repeat and --input-sets "
-           "apply to native execution, not to --reference\n";
+  if (reference && (compareReference || repeat > 0 || !target.empty() ||
+                    inputSets || profile)) {
+    llvm::errs() << "qnn-run: --target, --compare-reference, --repeat, "
+                    "--input-sets and --profile apply to native execution, "
+                    "not to --reference\n";
     return 1;
   }
   DialectRegistry registry;

@@ -17,8 +17,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -87,6 +90,19 @@ struct CompileOptions {
   /// is exact on every operand pair (LowerToLLVMOptions::addAffine): the
   /// same integers.
   bool addAffine = true;
+  /// Count the time and calls of every convolution kernel call
+  /// (qnn-profile-kernel-calls; CompiledModule::getProfile). The same
+  /// results; each call costs two reads of the cycle counter and two
+  /// atomic additions more.
+  bool profile = false;
+};
+
+/// One timed call site of a compiled module (CompileOptions::profile): the
+/// kernel it calls, how often it ran, and for how long in all.
+struct KernelProfile {
+  std::string kernel;
+  uint64_t calls = 0;
+  double seconds = 0;
 };
 
 /// Multiply-adds of the module's convolutions and dense layers (qnn and
@@ -210,6 +226,14 @@ public:
   /// the corresponding output; the caller owns all buffers.
   llvm::Error run(ArrayRef<const void *> inputs, ArrayRef<void *> outputs);
 
+  /// With CompileOptions::profile: each kernel call site's counts since
+  /// the module was compiled or resetProfile was last called, in program
+  /// order (empty without the option, or on a CPU without a constant-rate
+  /// cycle counter this build can read). Times are the cycle counter's
+  /// ticks converted at the rate measured over the same interval.
+  std::vector<KernelProfile> getProfile() const;
+  void resetProfile();
+
 private:
   CompiledModule() = default;
   std::unique_ptr<ExecutionEngine> engine;
@@ -218,6 +242,12 @@ private:
   void (*packedEntry)(void **) = nullptr;
   unsigned threads = 0;
   double loweringSeconds = 0, llvmSeconds = 0;
+  /// CompileOptions::profile: the kernel of each site, the JIT's counters
+  /// (two per site: cycles, calls) and when counting (re)started.
+  std::vector<std::string> profileSites;
+  uint64_t *profileCounters = nullptr;
+  uint64_t profileStartTicks = 0;
+  std::chrono::steady_clock::time_point profileStart;
   SmallVector<RankedTensorType> inputTypes, outputTypes;
 };
 

@@ -28,6 +28,12 @@ namespace mlir::qnn {
 #define GEN_PASS_REGISTRATION
 #include "QNN/Conversion/Passes.h.inc"
 
+/// qnn-profile-kernel-calls: the module attribute naming the kernel of each
+/// call site it timed (an array of strings, in site order) and its global
+/// array of counters (two i64 per site: cycles, then calls).
+constexpr llvm::StringLiteral kProfileSitesAttrName = "qnn.profile_sites";
+constexpr llvm::StringLiteral kProfileCountersName = "__qnn_profile_counters";
+
 /// Options of the whole qnn -> LLVM pipeline.
 struct LowerToLLVMOptions {
   /// generic, avx512-vnni, int16, int16-avx512bw or loops.
@@ -55,6 +61,9 @@ struct LowerToLLVMOptions {
   bool floorAffine = true;
   /// convert-qnn-to-linalg's add-affine.
   bool addAffine = true;
+  /// End with qnn-profile-kernel-calls: every kernel call counts its
+  /// cycles (for the JIT's getProfile; the same results).
+  bool profileKernels = false;
 };
 
 /// Appends npu-fuse (canonicalize first), qnn/npu -> linalg, tosa -> linalg,

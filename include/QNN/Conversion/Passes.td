@@ -421,4 +421,24 @@ def FoldLLVMDescriptors : Pass<"qnn-fold-llvm-descriptors", "ModuleOp"> {
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def ProfileKernelCalls : Pass<"qnn-profile-kernel-calls", "ModuleOp"> {
+  let summary = "Count the cycles and calls of every convolution kernel call";
+  let description = [{
+    On the LLVM dialect (the end of the CPU pipeline): every `llvm.call` of
+    a convolution kernel (a function named `__qnn_kernel_...`) from a
+    function that is not one is bracketed by two reads of the CPU's cycle
+    counter (`llvm.readcyclecounter`: the time-stamp counter on x86), and
+    the difference and 1 are added atomically to the call site's two
+    counters in the external global `__qnn_profile_counters` (an array of
+    two i64 per site, cycles then calls, zero when the code is loaded).
+    The module attribute `qnn.profile_sites` names the kernel of each site,
+    in the order of the sites (the program's order). `qnn-run --profile`
+    and `CompiledModule::getProfile` read them back. Code that is not a
+    kernel call (copies, pads, elementwise operators) is not timed: its
+    time is what the run takes beyond the sites'. The symbol
+    `__qnn_profile_counters` must be free.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 #endif // QNN_CONVERSION_PASSES_TD

@@ -112,7 +112,8 @@ LogicalResult qnn::buildLowerToLLVMPipeline(OpPassManager &pm,
         "convert-scf-to-cf{allow-pattern-rollback=false},"
         "convert-to-llvm{allow-pattern-rollback=false},"
      << (parallel ? "convert-openmp-to-llvm," : "")
-     << "reconcile-unrealized-casts,qnn-fold-llvm-descriptors";
+     << "reconcile-unrealized-casts,qnn-fold-llvm-descriptors"
+     << (options.profileKernels ? ",qnn-profile-kernel-calls" : "");
   return parsePassPipeline(pipeline, pm);
 }
 
@@ -161,6 +162,11 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("8-bit ADD and SUB in their integer affine form where "
                      "one is exact (convert-qnn-to-linalg)"),
       llvm::cl::init(true)};
+  Option<bool> profileKernels{
+      *this, "profile-kernels",
+      llvm::cl::desc("end with qnn-profile-kernel-calls: each kernel call "
+                     "counts its cycles and calls"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -187,6 +193,7 @@ void qnn::registerLowerToLLVMPipeline() {
             options.depthwiseSelfPaddingMinBytes;
         opts.floorAffine = options.floorAffine;
         opts.addAffine = options.addAffine;
+        opts.profileKernels = options.profileKernels;
         if (failed(qnn::buildLowerToLLVMPipeline(pm, opts)))
           llvm::report_fatal_error("invalid qnn-lower-to-llvm pipeline");
       });

@@ -549,7 +549,7 @@ static Value padNHWC(OpBuilder &b, Location loc, Value input,
 }
 
 static std::string kernelName(MLIRContext *ctx, const KernelSpec &s) {
-  std::string name = std::string("__qnn_kernel_") + flavorName(s.flavor);
+  std::string name = (kKernelNamePrefix + flavorName(s.flavor)).str();
   for (int64_t v : s.toAttr(ctx).asArrayRef().drop_front())
     name += "_" + (v < 0 ? "m" + std::to_string(-v) : std::to_string(v));
   return name;

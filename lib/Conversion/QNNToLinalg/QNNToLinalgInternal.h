@@ -250,6 +250,8 @@ struct KernelSpec {
   static FailureOr<KernelSpec> fromAttr(DenseI64ArrayAttr attr);
 };
 
+/// The name of every convolution kernel function starts with this.
+constexpr llvm::StringLiteral kKernelNamePrefix = "__qnn_kernel_";
 constexpr llvm::StringLiteral kKernelAttrName = "qnn.conv_kernel";
 /// Unit attribute of the kernel functions: the LLVM lowering (FuncToLLVM)
 /// passes their buffers as bare pointers rather than memref descriptors.
