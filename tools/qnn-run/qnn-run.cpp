@@ -474,6 +474,8 @@ static int runNative(CompiledModule &program, func::FuncOp func,
     in.push_back(b.data());
   for (auto &b : outBuffers)
     out.push_back(b.data());
+  // The profile of this set's runs only (--input-sets runs several).
+  program.resetProfile();
   auto firstStart = std::chrono::steady_clock::now();
   if (llvm::Error err = program.run(in, out)) {
     llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
