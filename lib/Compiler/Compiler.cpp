@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -17,6 +18,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/OpenMP/OpenMPToLLVMIRTranslation.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/Threading.h"
@@ -322,10 +324,46 @@ unsigned qnn::resolveThreads(ModuleOp module, const CompileOptions &options,
   return 0;
 }
 
+/// Erases the functions that `entry` cannot reach. The JIT calls only the
+/// entry: lowering and compiling the rest of a module of many functions (a
+/// test file's cases, a library of networks) costs time for nothing, and
+/// the size of the module's other functions must not decide the entry's
+/// threads. Every symbol that a kept operation names is kept, and so is
+/// every operation of the module that is not a function; where the symbol
+/// uses cannot be listed (an operation of unknown semantics), nothing is
+/// erased.
+static void eraseUnreachableFunctions(ModuleOp module, func::FuncOp entry) {
+  SymbolTable symbols(module);
+  llvm::SmallPtrSet<Operation *, 16> kept;
+  SmallVector<Operation *> worklist = {entry};
+  for (Operation &op : module.getBody()->without_terminator())
+    if (!isa<func::FuncOp>(op))
+      worklist.push_back(&op);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (!kept.insert(op).second)
+      continue;
+    std::optional<SymbolTable::UseRange> uses = SymbolTable::getSymbolUses(op);
+    if (!uses)
+      return;
+    for (const SymbolTable::SymbolUse &use : *uses)
+      if (Operation *symbol =
+              symbols.lookup(use.getSymbolRef().getRootReference()))
+        worklist.push_back(symbol);
+  }
+  for (auto f : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (!kept.contains(f))
+      f.erase();
+}
+
 llvm::Expected<std::unique_ptr<CompiledModule>>
 CompiledModule::compile(OwningOpRef<ModuleOp> module,
                         const CompileOptions &requested) {
   initializeCompiler();
+  auto func = module->lookupSymbol<func::FuncOp>(requested.entry);
+  if (!func)
+    return makeError("no function @" + requested.entry + " in the module");
+  eraseUnreachableFunctions(*module, func);
   // Exit handlers and static destructors run in the reverse order of their
   // registration: this handler runs after the destructors of the static
   // objects LLVM is about to make, and before those of statics made
@@ -365,9 +403,6 @@ CompiledModule::compile(OwningOpRef<ModuleOp> module,
 
   std::unique_ptr<CompiledModule> result(new CompiledModule());
   result->threads = options.threads;
-  auto func = module->lookupSymbol<func::FuncOp>(options.entry);
-  if (!func)
-    return makeError("no function @" + options.entry + " in the module");
   for (Type type : func.getArgumentTypes()) {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || !tensor.hasStaticShape())

@@ -13,6 +13,7 @@
 #include "QNN/Compiler/Compiler.h"
 #include "QNN/Utils/ParserGuards.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
@@ -148,6 +149,9 @@ static void printBuffer(const std::vector<char> &buffer,
 static llvm::Expected<std::unique_ptr<CompiledModule>>
 compileFile(MLIRContext &context, StringRef targetName) {
   llvm::SourceMgr sourceMgr;
+  // Diagnostics as FILE:LINE:COL with the source line, while the module
+  // parses and compiles.
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   std::string error;
   auto file = openInputFile(inputFile, &error);
   if (!file)

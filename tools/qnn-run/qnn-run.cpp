@@ -32,7 +32,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -379,26 +378,9 @@ static int executeNative(ModuleOp module, func::FuncOp func) {
     llvm::errs() << "qnn-run: " << llvm::toString(std::move(err)) << "\n";
     return 1;
   }
-  // The reference needs the original program: compile a clone that holds
-  // only the entry function and the functions it calls.
+  // The reference needs the original program: compile a clone (compile
+  // keeps only the entry function and what it reaches).
   OwningOpRef<ModuleOp> copy(module.clone());
-  {
-    llvm::StringSet<> reachable;
-    SmallVector<StringRef> worklist = {func.getName()};
-    while (!worklist.empty()) {
-      StringRef name = worklist.pop_back_val();
-      if (!reachable.insert(name).second)
-        continue;
-      auto callee = copy->lookupSymbol<func::FuncOp>(name);
-      if (!callee)
-        continue;
-      callee.walk(
-          [&](func::CallOp call) { worklist.push_back(call.getCallee()); });
-    }
-    for (auto f : llvm::make_early_inc_range(copy->getOps<func::FuncOp>()))
-      if (!reachable.contains(f.getName()))
-        f.erase();
-  }
   CompileOptions options;
   options.target = targetName;
   options.cpu = cpu;

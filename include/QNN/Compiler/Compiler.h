@@ -204,7 +204,9 @@ class CompiledModule {
 public:
   ~CompiledModule();
 
-  /// Lowers `module` (consumed) and JIT-compiles it.
+  /// Lowers `module` (consumed) and JIT-compiles its entry function
+  /// (CompileOptions::entry) and what the entry reaches: the module's other
+  /// functions are erased first, unlowered.
   static llvm::Expected<std::unique_ptr<CompiledModule>>
   compile(OwningOpRef<ModuleOp> module, const CompileOptions &options);
 
