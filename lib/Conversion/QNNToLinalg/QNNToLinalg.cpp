@@ -21,6 +21,8 @@
 #include "mlir/Transforms/DialectConversion.h"
 
 #include <limits>
+#include <map>
+#include <tuple>
 
 namespace mlir::qnn {
 #define GEN_PASS_DEF_CONVERTQNNTOLINALG
@@ -1507,6 +1509,38 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
                  bool addAffine = false)
       : OpConversionPattern<BinaryOp>(converter, ctx), addAffine(addAffine) {}
   bool addAffine;
+  /// The fits made so far by this pattern (one pass run), by their
+  /// parameters: fitting checks all 65536 operand pairs (0.3-1.5 ms), and
+  /// a network's repeated blocks, or a module of several networks, give
+  /// many operators the same parameters. (The conversion driver applies
+  /// the patterns of one run on one thread.)
+  using FitKey =
+      std::tuple<int32_t, int32_t, int32_t, int, int32_t, int32_t, int32_t,
+                 int32_t, int32_t, int32_t, int, bool, int64_t, int64_t>;
+  mutable std::map<FitKey, std::optional<qmath::AddAffine>> fits;
+
+  std::optional<qmath::AddAffine> fit(const qmath::AddParams &p,
+                                      qmath::RoundingRule rule, bool isUnsigned,
+                                      int64_t qmin, int64_t qmax) const {
+    FitKey key{p.lhsOffset,
+               p.rhsOffset,
+               p.outputOffset,
+               p.leftShift,
+               p.lhs.multiplier,
+               p.lhs.shift,
+               p.rhs.multiplier,
+               p.rhs.shift,
+               p.output.multiplier,
+               p.output.shift,
+               static_cast<int>(rule),
+               isUnsigned,
+               qmin,
+               qmax};
+    auto [it, inserted] = fits.try_emplace(key);
+    if (inserted)
+      it->second = qmath::fitAddAffine(p, rule, isUnsigned, qmin, qmax);
+    return it->second;
+  }
 
   LogicalResult
   matchAndRewrite(BinaryOp op, OpAdaptor adaptor,
@@ -1580,11 +1614,11 @@ struct BinaryLowering : OpConversionPattern<BinaryOp> {
     if constexpr (std::is_same_v<BinaryOp, AddOp> ||
                   std::is_same_v<BinaryOp, SubtractOp>) {
       if (addAffine)
-        affine = qmath::fitAddAffine(
-            (std::is_same_v<BinaryOp, SubtractOp> ? qmath::computeSubParams
-                                                  : qmath::computeAddParams)(
-                lhsScale, lhsZp, rhsScale, rhsZp, outScale, outZp),
-            toRoundingRule(op.getRounding()), isUnsigned, qmin, qmax);
+        affine = fit((std::is_same_v<BinaryOp, SubtractOp>
+                          ? qmath::computeSubParams
+                          : qmath::computeAddParams)(lhsScale, lhsZp, rhsScale,
+                                                     rhsZp, outScale, outZp),
+                     toRoundingRule(op.getRounding()), isUnsigned, qmin, qmax);
     }
     auto body = [&](OpBuilder &b, Location l, ValueRange args) {
       Type i32 = b.getI32Type(), i64 = b.getI64Type();

@@ -100,3 +100,34 @@ func.func @npu_add(%a: tensor<1x4x16xi8>, %b: tensor<1x4x16xi8>) -> tensor<1x4x1
   %0 = npu.add %a, %b {lhs_scale = 0.0217414033 : f32, lhs_zero_point = 14 : i32, output_scale = 0.0276931245 : f32, output_zero_point = 1 : i32, rhs_scale = 0.0194255598 : f32, rhs_zero_point = 17 : i32, rounding = #qnn.rounding<tflite_single>, activation = #npu.activation<relu>, act_min = 1 : i32, act_max = 127 : i32} : (tensor<1x4x16xi8>, tensor<1x4x16xi8>) -> tensor<1x4x16xi8>
   return %0 : tensor<1x4x16xi8>
 }
+
+// The pattern keeps its fits by parameters (one pass run): @add's ADD
+// again, and at another shape, takes @add's form; SUB with @add's scales
+// (the rhs multiplier negated) gets its own.
+// CHECK-LABEL: func.func @add_again
+// CHECK: arith.constant 3292877 : i32
+// CHECK: arith.constant 2942127 : i32
+// CHECK: arith.constant -94019311 : i32
+// CHECK: arith.constant 22 : i32
+// CHECK: linalg.yield
+func.func @add_again(%a: tensor<1x4x16xi8>, %b: tensor<1x4x16xi8>) -> tensor<1x4x16xi8> {
+  %0 = qnn.add %a, %b {lhs_scale = 0.0217414033 : f32, lhs_zero_point = 14 : i32, output_scale = 0.0276931245 : f32, output_zero_point = 1 : i32, rhs_scale = 0.0194255598 : f32, rhs_zero_point = 17 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<1x4x16xi8>, tensor<1x4x16xi8>) -> tensor<1x4x16xi8>
+  return %0 : tensor<1x4x16xi8>
+}
+// CHECK-LABEL: func.func @sub_with_add_scales
+// CHECK: arith.constant 3292877 : i32
+// CHECK: arith.constant -2942127 : i32
+// CHECK: linalg.yield
+func.func @sub_with_add_scales(%a: tensor<1x4x16xi8>, %b: tensor<1x4x16xi8>) -> tensor<1x4x16xi8> {
+  %0 = qnn.subtract %a, %b {lhs_scale = 0.0217414033 : f32, lhs_zero_point = 14 : i32, output_scale = 0.0276931245 : f32, output_zero_point = 1 : i32, rhs_scale = 0.0194255598 : f32, rhs_zero_point = 17 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<1x4x16xi8>, tensor<1x4x16xi8>) -> tensor<1x4x16xi8>
+  return %0 : tensor<1x4x16xi8>
+}
+// CHECK-LABEL: func.func @add_other_shape
+// CHECK: arith.constant 3292877 : i32
+// CHECK: arith.constant 2942127 : i32
+// CHECK: arith.constant -94019311 : i32
+// CHECK: linalg.yield
+func.func @add_other_shape(%a: tensor<8xi8>, %b: tensor<8xi8>) -> tensor<8xi8> {
+  %0 = qnn.add %a, %b {lhs_scale = 0.0217414033 : f32, lhs_zero_point = 14 : i32, output_scale = 0.0276931245 : f32, output_zero_point = 1 : i32, rhs_scale = 0.0194255598 : f32, rhs_zero_point = 17 : i32, rounding = #qnn.rounding<tflite_single>} : (tensor<8xi8>, tensor<8xi8>) -> tensor<8xi8>
+  return %0 : tensor<8xi8>
+}
